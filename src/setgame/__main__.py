@@ -1,0 +1,3 @@
+from setgame.cli import main
+
+main()
