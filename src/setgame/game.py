@@ -1,0 +1,744 @@
+"""The game engine: one match of SET as a pure state machine (R06-R16).
+
+A game is its settings, a seed and the ordered list of actions it accepted.
+Every action carries the time ``at`` (seconds on the caller's clock: the engine
+has no clock of its own), and applying it returns the events it caused as
+JSON-ready dicts. Replaying the same actions on the same seed rebuilds the same
+state and the same events (:meth:`Game.replay`).
+
+Modes:
+
+* ``multi``: everyone plays at once (R07); a player calls SET, holds the board
+  and must pick three cards within ``pick_seconds`` (R08).
+* ``solo``: one player against the clock (R15); no call, the player picks.
+* ``practice``: like solo, without penalties; hints are offered by the driver.
+
+Solo scoring (R15), as this project implements it: the score is the sets found
+minus the penalties; each request for three more cards is a penalty of one
+point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
+``both`` (never below zero sets). The game is *won* when every more-cards
+penalty has been cancelled by a set found after the deck ran out, among the
+last cards on the table (``001``, ``004``). The seconds from start to end are
+recorded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Final, TypeAlias
+
+from setgame.cards import Card, CardError, card_name, card_names, parse_card, parse_deck
+from setgame.sets import explain, has_set, is_set
+
+Event: TypeAlias = dict[str, Any]
+
+MODES: Final = ("multi", "solo", "practice")
+PENALTIES: Final = ("point", "lockout", "both", "none")
+NO_SET_RULES: Final = ("vote", "auto")
+ROUND_RULES: Final = ("match", "single")
+PHASES: Final = ("lobby", "playing", "round_over", "match_over")
+
+TABLE_SIZE: Final = 12  # R06: 3 rows of 4
+MAX_TABLE: Final = 21  # R11: any 21 cards hold a set
+MAX_PLAYERS: Final = 8
+MAX_NAME: Final = 24
+
+
+class GameError(ValueError):
+    """An action the rules do not allow now. ``code`` is a short stable string."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Room settings where the rulebooks differ (see RULES.md)."""
+
+    mode: str = "multi"
+    penalty: str = "point"
+    no_set: str = "vote"
+    deck: str = "full"
+    pick_seconds: float = 5.0
+    rounds: str = "match"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("mode", MODES),
+            ("penalty", PENALTIES),
+            ("no_set", NO_SET_RULES),
+            ("rounds", ROUND_RULES),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise GameError(
+                    "bad_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        try:
+            parse_deck(self.deck)
+        except CardError as exc:
+            raise GameError("bad_setting", str(exc)) from None
+        seconds = self.pick_seconds
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 1 <= seconds <= 60
+        ):
+            raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise GameError("bad_setting", f"unknown setting(s): {unknown!r}")
+        return cls(**data)
+
+    @property
+    def solitary(self) -> bool:
+        """Solo and practice: one player, no call."""
+        return self.mode != "multi"
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    at: float
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    at: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    at: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    at: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    at: float
+    player: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoSet:
+    at: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    at: float
+
+
+Action: TypeAlias = Join | Leave | Start | Call | Pick | NoSet | Tick
+_ACTION_TYPES: Final[dict[str, type[Action]]] = {
+    "join": Join,
+    "leave": Leave,
+    "start": Start,
+    "call": Call,
+    "pick": Pick,
+    "no_set": NoSet,
+    "tick": Tick,
+}
+_ACTION_NAMES: Final = {cls: name for name, cls in _ACTION_TYPES.items()}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The JSON form of an action, cards in notation: ``{"type": "pick", "at": 3.0, ...}``."""
+    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
+    for f in fields(action):
+        value = getattr(action, f.name)
+        data[f.name] = card_names(value) if f.name == "cards" else value
+    return data
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """Read an action written by :func:`action_to_dict`."""
+    kind = data.get("type")
+    cls = _ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise GameError("bad_action", f"unknown action type: {kind!r}")
+    args = {k: v for k, v in data.items() if k != "type"}
+    if "cards" in args:
+        if not isinstance(args["cards"], list | tuple):
+            raise GameError("bad_action", f"cards must be a list, not {args['cards']!r}")
+        try:
+            args["cards"] = tuple(parse_card(c) for c in args["cards"])
+        except CardError as exc:
+            raise GameError("bad_card", str(exc)) from None
+    try:
+        return cls(**args)
+    except TypeError:
+        raise GameError("bad_action", f"bad fields for {kind!r}: {sorted(args)!r}") from None
+
+
+# --- state ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    name: str
+    present: bool = True
+    sets: int = 0  # sets held this round (a point penalty returns one to the box)
+    total: int = 0  # points of the rounds already over (R13, R14)
+    locked: bool = False  # R10 lockout
+    declared: bool = False  # R11 "no set" declaration
+    wrong: int = 0  # wrong calls this round
+    penalties: int = 0  # solo: more-cards requests this round (R15)
+    cancelled: int = 0  # solo: sets found after the deck ran out
+
+    @property
+    def score(self) -> int:
+        """This round's points: sets held, less solo more-cards penalties."""
+        return self.sets - self.penalties
+
+
+@dataclass(slots=True)
+class _State:
+    phase: str = "lobby"
+    round: int = 0
+    rounds: int = 0
+    dealer: int = 0  # index into Game.order of this round's dealer
+    table: list[Card] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)  # undealt, next card last
+    holder: str | None = None
+    deadline: float | None = None
+    started_at: float | None = None  # the match's first deal
+    round_started_at: float | None = None
+    ended_at: float | None = None
+    last_at: float = float("-inf")
+
+
+class Game:
+    """One match of SET, driven by actions that carry the time."""
+
+    def __init__(self, settings: Settings | None = None, seed: int = 0) -> None:
+        self.settings = settings or Settings()
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError("bad_setting", f"seed must be an int, not {seed!r}")
+        self.seed = seed
+        self.deck: Final = tuple(parse_deck(self.settings.deck))
+        self.players: dict[str, Player] = {}
+        self.order: list[str] = []  # seats, clockwise
+        self.log: list[Action] = []
+        self._s = _State()
+
+    # -- replay and inspection ------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, settings: Settings, seed: int, actions: Iterable[Action]) -> Game:
+        """The game that results from applying ``actions`` in order (they must all be legal)."""
+        game = cls(settings, seed)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def __repr__(self) -> str:
+        return f"<Game {self.settings.mode} seed={self.seed} version={self.version} {self.phase}>"
+
+    @property
+    def version(self) -> int:
+        """How many actions the game has accepted."""
+        return len(self.log)
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def table(self) -> list[Card]:
+        return list(self._s.table)
+
+    @property
+    def deck_left(self) -> int:
+        return len(self._s.stock)
+
+    @property
+    def holder(self) -> str | None:
+        return self._s.holder
+
+    @property
+    def deadline(self) -> float | None:
+        return self._s.deadline
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    @property
+    def rounds(self) -> int:
+        return self._s.rounds
+
+    @property
+    def dealer(self) -> str | None:
+        return self.order[self._s.dealer] if self.order and self._s.round else None
+
+    def present(self) -> list[Player]:
+        return [self.players[p] for p in self.order if self.players[p].present]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole internal state, the undealt deck included (for tests and debugging only:
+        never send it to a player)."""
+        return {
+            "state": asdict(self._s),
+            "players": {pid: asdict(p) for pid, p in self.players.items()},
+            "order": list(self.order),
+            "version": self.version,
+        }
+
+    def view(self, player: str | None = None, now: float | None = None) -> dict[str, Any]:
+        """What ``player`` (or a spectator, ``None``) may see: never the undealt deck or seed."""
+        s = self._s
+        clock_end = s.ended_at if s.ended_at is not None else now
+        view: dict[str, Any] = {
+            "version": self.version,
+            "phase": s.phase,
+            "mode": self.settings.mode,
+            "settings": self.settings.to_dict(),
+            "round": s.round,
+            "rounds": s.rounds,
+            "dealer": self.dealer,
+            "table": card_names(s.table),
+            "deck": len(s.stock),
+            "players": [self._player_view(self.players[p]) for p in self.order],
+            "holder": s.holder,
+            "deadline": s.deadline,
+            "deadline_in": None
+            if s.deadline is None or now is None
+            else max(0.0, round(s.deadline - now, 3)),
+            "no_set_votes": [p for p in self.order if self.players[p].declared],
+            "clock": None
+            if s.started_at is None or clock_end is None
+            else round(clock_end - s.started_at, 3),
+            "you": player if player in self.players else None,
+        }
+        if s.phase == "match_over":
+            view["result"] = self.result()
+        return view
+
+    def _player_view(self, p: Player) -> dict[str, Any]:
+        return {
+            "id": p.id,
+            "name": p.name,
+            "present": p.present,
+            "score": p.score,
+            "sets": p.sets,
+            "total": p.total + (p.score if self._s.phase == "playing" else 0),
+            "locked": p.locked,
+            "declared": p.declared,
+            "wrong": p.wrong,
+            "penalties": p.penalties,
+        }
+
+    def result(self) -> dict[str, Any]:
+        """Final standings: totals, winners (ties share the win), and solo figures."""
+        totals = {pid: self.players[pid].total for pid in self.order}
+        best = max(totals.values(), default=0)
+        result: dict[str, Any] = {
+            "totals": totals,
+            "winners": [pid for pid, t in totals.items() if t == best] if totals else [],
+        }
+        s = self._s
+        if self.settings.solitary and self.order:
+            p = self.players[self.order[0]]
+            result["solo"] = {
+                "sets": p.sets,
+                "penalties": p.penalties,
+                "score": p.score,
+                "cancelled": p.cancelled,
+                "won": p.cancelled >= p.penalties,
+                "seconds": None
+                if s.ended_at is None or s.started_at is None
+                else round(s.ended_at - s.started_at, 3),
+            }
+        return result
+
+    def sets_on_table(self) -> list[tuple[Card, Card, Card]]:
+        """Every set on the table (public information: the table is face up)."""
+        from setgame.sets import find_sets
+
+        return find_sets(self._s.table)
+
+    # -- applying actions -----------------------------------------------------------------
+
+    def due(self, now: float) -> bool:
+        """Whether a pick window has expired by ``now`` (so a Tick would be accepted)."""
+        return self._s.deadline is not None and now >= self._s.deadline
+
+    def advance(self, now: float) -> list[Event]:
+        """Apply ``Tick(now)`` if a pick window has expired; else nothing."""
+        return self.apply(Tick(now)) if self.due(now) else []
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; return the events it caused. Raises GameError, state unchanged."""
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise GameError("bad_action", f"not an action: {action!r}")
+        at = action.at
+        if isinstance(at, bool) or not isinstance(at, int | float) or at != at:
+            raise GameError("bad_action", f"at must be a number of seconds, not {at!r}")
+        if at < self._s.last_at:
+            raise GameError("time_backwards", f"action at {at!r} is before {self._s.last_at!r}")
+        if not isinstance(action, Tick) and self.due(at):
+            raise GameError(
+                "expired", f"the pick window closed at {self._s.deadline!r}: tick first"
+            )
+        events: list[Event] = handler(self, action)
+        self._s.last_at = at
+        self.log.append(action)
+        return events
+
+    # each handler checks everything before it changes anything
+
+    def _seat(self, player: str, *, present: bool = True) -> Player:
+        p = self.players.get(player)
+        if p is None or (present and not p.present):
+            raise GameError("unknown_player", f"no such player: {player!r}")
+        return p
+
+    def _need_phase(self, *phases: str) -> None:
+        if self._s.phase not in phases:
+            raise GameError(
+                "not_playing" if "playing" in phases else "bad_phase",
+                f"not allowed while the game is {self._s.phase!r}",
+            )
+
+    def _join(self, a: Join) -> list[Event]:
+        self._need_phase("lobby", "playing", "round_over")
+        name = a.name.strip() if isinstance(a.name, str) else ""
+        if not name or len(name) > MAX_NAME:
+            raise GameError("bad_name", f"a name is 1-{MAX_NAME} characters, not {a.name!r}")
+        if not isinstance(a.player, str) or not a.player:
+            raise GameError("bad_action", f"bad player id: {a.player!r}")
+        if a.player in self.players:
+            raise GameError("already_seated", f"player {a.player!r} is already seated")
+        limit = 1 if self.settings.solitary else MAX_PLAYERS
+        if len(self.present()) >= limit:
+            raise GameError("room_full", f"the room is full ({limit} players)")
+        if self.settings.solitary and self._s.phase != "lobby":
+            raise GameError("bad_phase", "a solo game takes its player before it starts")
+        self.players[a.player] = Player(a.player, name)
+        self.order.append(a.player)
+        return [{"type": "joined", "at": a.at, "player": a.player, "name": name}]
+
+    def _leave(self, a: Leave) -> list[Event]:
+        p = self._seat(a.player)
+        s = self._s
+        if s.phase == "lobby":
+            del self.players[a.player]
+            self.order.remove(a.player)
+        else:
+            p.present = False
+            p.declared = False
+            p.locked = False
+        events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
+        if s.holder == a.player:
+            s.holder = s.deadline = None
+            events.append({"type": "call_cancelled", "at": a.at, "player": a.player})
+        if s.phase == "playing":
+            events += self._check_votes(a.at)
+        return events
+
+    def _start(self, a: Start) -> list[Event]:
+        self._seat(a.player)
+        self._need_phase("lobby", "round_over")
+        s = self._s
+        if s.phase == "lobby":
+            s.rounds = (
+                1
+                if self.settings.rounds == "single" or self.settings.solitary
+                else len(self.present())
+            )
+            s.started_at = a.at
+            s.dealer = 0
+        else:
+            s.dealer = (s.dealer + 1) % len(self.order)  # R14: the deal passes clockwise
+            while not self.players[self.order[s.dealer]].present:
+                s.dealer = (s.dealer + 1) % len(self.order)
+        s.round += 1
+        return self._deal_round(a.at)
+
+    def _deal_round(self, at: float) -> list[Event]:
+        s = self._s
+        stock = list(self.deck)
+        random.Random(f"setgame:{self.seed}:{s.round}").shuffle(stock)
+        s.table = [stock.pop() for _ in range(TABLE_SIZE)]  # R06
+        s.stock = stock
+        s.phase = "playing"
+        s.holder = s.deadline = None
+        s.round_started_at = at
+        for p in self.players.values():
+            p.sets = p.wrong = p.penalties = p.cancelled = 0
+            p.locked = p.declared = False
+        events: list[Event] = [
+            {
+                "type": "round_started",
+                "at": at,
+                "round": s.round,
+                "rounds": s.rounds,
+                "dealer": self.dealer,
+                "table": card_names(s.table),
+                "deck": len(s.stock),
+            }
+        ]
+        return events + self._settle(at)
+
+    def _call(self, a: Call) -> list[Event]:
+        p = self._seat(a.player)
+        self._need_phase("playing")
+        s = self._s
+        if self.settings.solitary:
+            raise GameError("no_call", "in a solo game you pick cards without calling")
+        if s.holder is not None:
+            raise GameError("board_held", f"{self.players[s.holder].name!r} holds the board")
+        if p.locked:
+            raise GameError(
+                "locked_out", f"{p.name!r} is locked out until another player finds a set"
+            )
+        s.holder = p.id
+        s.deadline = a.at + self.settings.pick_seconds
+        return [{"type": "called", "at": a.at, "player": p.id, "deadline": s.deadline}]
+
+    def _pick(self, a: Pick) -> list[Event]:
+        p = self._seat(a.player)
+        self._need_phase("playing")
+        s = self._s
+        if not self.settings.solitary and s.holder != p.id:
+            if s.holder is None:
+                raise GameError("not_holder", "call SET before picking cards")
+            raise GameError("board_held", f"{self.players[s.holder].name!r} holds the board")
+        cards = a.cards
+        if not isinstance(cards, tuple | list) or len(cards) != 3 or len(set(cards)) != 3:
+            raise GameError("bad_pick", f"a pick is three different cards, not {cards!r}")
+        missing = [c for c in cards if c not in s.table]
+        if missing:
+            names = [card_name(c) if isinstance(c, int) and 0 <= c < 81 else c for c in missing]
+            raise GameError("not_on_table", f"not on the table: {names!r}")
+        if is_set(*cards):
+            return self._take(p, tuple(cards), a.at)
+        return self._wrong(p, tuple(cards), a.at)
+
+    def _tick(self, a: Tick) -> list[Event]:
+        s = self._s
+        if not self.due(a.at) or s.holder is None:
+            raise GameError("not_due", f"no pick window has expired at {a.at!r}")
+        return self._wrong(self.players[s.holder], None, a.at)
+
+    def _no_set(self, a: NoSet) -> list[Event]:
+        p = self._seat(a.player)
+        self._need_phase("playing")
+        s = self._s
+        if not s.stock:
+            raise GameError("deck_empty", "the deck is empty: no more cards to deal")
+        if len(s.table) >= MAX_TABLE:
+            raise GameError("table_full", f"{MAX_TABLE} cards always hold a set")
+        if self.settings.solitary:  # R15: three more cards at the cost of a point
+            if self.settings.mode == "solo":
+                p.penalties += 1
+            events: list[Event] = [
+                {"type": "more_cards_asked", "at": a.at, "player": p.id, "penalty": p.penalties}
+            ]
+            return events + self._add_cards(a.at, "request") + self._settle(a.at)
+        if self.settings.no_set == "auto":
+            raise GameError(
+                "auto_deal", "this room deals more cards by itself when there is no set"
+            )
+        if s.holder is not None:
+            raise GameError("board_held", f"{self.players[s.holder].name!r} holds the board")
+        if p.locked:
+            raise GameError("locked_out", f"{p.name!r} is locked out")
+        if p.declared:
+            raise GameError("already_declared", f"{p.name!r} has already declared no set")
+        p.declared = True
+        return [{"type": "no_set_declared", "at": a.at, "player": p.id}, *self._check_votes(a.at)]
+
+    # -- consequences ------------------------------------------------------------------
+
+    def _take(self, p: Player, cards: tuple[Card, ...], at: float) -> list[Event]:
+        """R09: a valid set. The caller keeps it; cards are replaced in place only at 12."""
+        s = self._s
+        positions = [s.table.index(c) for c in cards]
+        after_deck = not s.stock  # R15: only these sets cancel solo penalties
+        replaced: list[Card] = []
+        if len(s.table) == TABLE_SIZE and s.stock:
+            for pos in positions:
+                replaced.append(s.stock.pop())
+                s.table[pos] = replaced[-1]
+        else:
+            s.table = _remove_compact(s.table, positions)
+        p.sets += 1
+        p.cancelled += after_deck
+        s.holder = s.deadline = None
+        for q in self.players.values():
+            q.declared = False
+            q.locked = False  # R10: another player found a set
+        events: list[Event] = [
+            {
+                "type": "set_taken",
+                "at": at,
+                "player": p.id,
+                "cards": card_names(cards),
+                "positions": positions,
+                "replaced": card_names(replaced),
+                "table": card_names(s.table),
+                "deck": len(s.stock),
+                "score": p.score,
+            }
+        ]
+        return events + self._settle(at)
+
+    def _wrong(self, p: Player, cards: tuple[Card, ...] | None, at: float) -> list[Event]:
+        """R10: a wrong call (not a set, or nothing picked in time): cards stay; penalty."""
+        s = self._s
+        penalty = self.settings.penalty
+        if self.settings.mode == "practice":
+            penalty = "none"
+        lost = penalty in ("point", "both") and p.sets > 0
+        if lost:
+            p.sets -= 1  # one won set goes back to the box; none to lose, nothing lost
+        locked = penalty in ("lockout", "both") and not self.settings.solitary
+        p.wrong += 1
+        s.holder = s.deadline = None
+        event: Event = {
+            "type": "wrong_call",
+            "at": at,
+            "player": p.id,
+            "cards": None if cards is None else card_names(cards),
+            "reason": "timeout" if cards is None else "not_a_set",
+            "flaws": []
+            if cards is None
+            else [
+                {"attribute": f.attribute, "common": f.common, "odd": f.odd}
+                for f in explain(*cards)
+            ],
+            "penalty": penalty,
+            "point_lost": lost,
+            "locked": locked,
+            "score": p.score,
+        }
+        events = [event]
+        if locked:
+            p.locked = True
+            p.declared = False
+            if all(q.locked for q in self.present()):
+                for q in self.players.values():
+                    q.locked = False
+                events.append({"type": "lockouts_lifted", "at": at, "reason": "all_locked"})
+            else:
+                events += self._check_votes(at)
+        return events
+
+    def _check_votes(self, at: float) -> list[Event]:
+        """R11 vote: when every player not locked out has declared no set, deal three more."""
+        s = self._s
+        voters = [q for q in self.present() if not q.locked]
+        if self.settings.solitary or not voters or not all(q.declared for q in voters):
+            return []
+        if not s.stock or len(s.table) >= MAX_TABLE:
+            return []
+        return self._add_cards(at, "vote") + self._settle(at)
+
+    def _add_cards(self, at: float, why: str) -> list[Event]:
+        s = self._s
+        new = [s.stock.pop() for _ in range(3)]
+        s.table.extend(new)
+        lifted = any(q.locked for q in self.players.values())
+        for q in self.players.values():
+            q.declared = False
+            q.locked = False  # 003: lockouts also lift when three cards are added
+        events: list[Event] = [
+            {
+                "type": "cards_added",
+                "at": at,
+                "why": why,
+                "cards": card_names(new),
+                "table": card_names(s.table),
+                "deck": len(s.stock),
+            }
+        ]
+        if lifted:
+            events.append({"type": "lockouts_lifted", "at": at, "reason": "cards_added"})
+        return events
+
+    def _settle(self, at: float) -> list[Event]:
+        """After the table changed: deal by itself (``auto``) or end the round (R12)."""
+        s = self._s
+        events: list[Event] = []
+        while self.settings.no_set == "auto" and s.stock and not has_set(s.table):
+            events += self._add_cards(at, "auto")
+        if not s.stock and not has_set(s.table):
+            events += self._end_round(at)
+        return events
+
+    def _end_round(self, at: float) -> list[Event]:
+        s = self._s
+        s.holder = s.deadline = None
+        for p in self.players.values():
+            p.total += p.score
+            p.declared = p.locked = False
+        scores = {pid: self.players[pid].score for pid in self.order}
+        events: list[Event] = [
+            {
+                "type": "round_over",
+                "at": at,
+                "round": s.round,
+                "scores": scores,
+                "leftover": card_names(s.table),
+            }
+        ]
+        if s.round >= s.rounds:
+            s.phase = "match_over"
+            s.ended_at = at
+            events.append({"type": "match_over", "at": at, **self.result()})
+        else:
+            s.phase = "round_over"
+        return events
+
+
+def _remove_compact(table: Sequence[Card], positions: Sequence[int]) -> list[Card]:
+    """Take the cards at ``positions`` away without replacement (R09 above 12 cards): the cards
+    of the last positions move into the gaps so the others stay where they lie."""
+    size = len(table) - len(positions)
+    gaps = sorted(p for p in positions if p < size)
+    movers = [c for i, c in enumerate(table) if i >= size and i not in positions]
+    result = list(table[:size])
+    for gap, card in zip(gaps, movers, strict=True):
+        result[gap] = card
+    return result
+
+
+_HANDLERS: Final[dict[type, Any]] = {
+    Join: Game._join,
+    Leave: Game._leave,
+    Start: Game._start,
+    Call: Game._call,
+    Pick: Game._pick,
+    NoSet: Game._no_set,
+    Tick: Game._tick,
+}
