@@ -1,0 +1,355 @@
+"""One test (at least) per rule of RULES.md, through the library and the engine."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from gamekit import not_a_set, play_out, seed_where, started, take_any
+from setgame import (
+    CARDS,
+    SHADING,
+    attribute,
+    beginner_deck,
+    card_name,
+    deck_with,
+    explain,
+    find_sets,
+    has_set,
+    is_set,
+    parse_card,
+    third_card,
+)
+from setgame.cards import CardError
+from setgame.game import (
+    Call,
+    Game,
+    GameError,
+    Join,
+    NoSet,
+    Pick,
+    Settings,
+    Start,
+    Tick,
+)
+
+
+def test_r01_deck_has_81_distinct_cards_one_per_combination() -> None:
+    game = Game(Settings(), seed=3)
+    assert sorted(game.deck) == list(range(81))
+    assert len({card_name(c) for c in CARDS}) == 81
+
+
+def test_r02_notation_reads_number_color_shading_shape() -> None:
+    assert card_name(parse_card("2rtd")) == "2RTD"
+    assert parse_card(" 3pos ") == 80
+    for bad in ("4RTD", "2XTD", "2RTDX", "", "2RT"):
+        with pytest.raises(CardError) as err:
+            parse_card(bad)
+        assert repr(bad) in str(err.value)
+
+
+def test_r03_set_needs_all_same_or_all_different_on_every_attribute() -> None:
+    a, b, c = (parse_card(x) for x in ("1RSD", "2GTO", "3POS"))
+    assert is_set(a, b, c)
+    assert not is_set(a, b, parse_card("3POO"))
+    for x, y, z in itertools.combinations(range(0, 81, 7), 3):
+        rule = all(len({attribute(v, i) for v in (x, y, z)}) != 2 for i in range(4))
+        assert is_set(x, y, z) == rule
+
+
+def test_r04_every_rejected_triple_names_a_two_and_one_attribute() -> None:
+    flaws = explain(parse_card("2RSS"), parse_card("2RTS"), parse_card("2GOS"))
+    assert [str(f) for f in flaws] == ["two are red, one is green"]
+    for x, y, z in itertools.combinations(range(0, 81, 5), 3):
+        assert (explain(x, y, z) == []) == is_set(x, y, z)
+
+
+def test_r05_two_cards_complete_to_exactly_one_third() -> None:
+    for a, b in itertools.combinations(CARDS, 2):
+        thirds = [c for c in CARDS if c not in (a, b) and is_set(a, b, c)]
+        assert thirds == [third_card(a, b)]
+
+
+def test_r06_deal_is_twelve_cards_in_three_rows_of_four() -> None:
+    game = started(seed=11)
+    assert len(game.table) == 12
+    assert game.deck_left == 81 - 12
+    assert len(set(game.table)) == 12
+    events = started(seed=11).log
+    assert Game.replay(game.settings, 11, events).table == game.table
+
+
+def test_r07_no_turns_any_player_may_call_at_any_moment() -> None:
+    game = started(players=("a", "b", "c"))
+    game.apply(Call(0.5, "c"))  # the third seat calls first: there are no turns
+    assert game.holder == "c"
+
+
+def test_r08_first_caller_controls_the_board_until_resolved() -> None:
+    game = seed_where(lambda g: has_set(g.table))
+    game.apply(Call(1.0, "a"))
+    with pytest.raises(GameError) as err:
+        game.apply(Call(1.1, "b"))
+    assert err.value.code == "board_held"
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(1.2, "b", find_sets(game.table)[0]))
+    assert err.value.code == "board_held"
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(1.2, "b", find_sets(game.table)[0]))
+    assert game.deadline == 1.0 + game.settings.pick_seconds
+    game.apply(Pick(2.0, "a", find_sets(game.table)[0]))
+    assert game.holder is None
+
+
+def test_r08_must_call_before_picking() -> None:
+    game = seed_where(lambda g: has_set(g.table))
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(1.0, "a", find_sets(game.table)[0]))
+    assert err.value.code == "not_holder"
+
+
+def test_r08_pick_window_is_a_room_setting() -> None:
+    game = started(Settings(pick_seconds=3))
+    game.apply(Call(1.0, "a"))
+    assert game.deadline == 4.0
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(4.5, "a", find_sets(game.table)[0] if has_set(game.table) else ()))
+    assert err.value.code == "expired"
+
+
+def test_r09_valid_set_scores_and_is_replaced_in_place_at_twelve() -> None:
+    game = seed_where(lambda g: has_set(g.table))
+    before = game.table
+    cards = find_sets(before)[0]
+    events = take_any(game, "a", 1.0)
+    taken = events[-1] if events[-1]["type"] == "set_taken" else events[1]
+    assert taken["type"] == "set_taken"
+    after = game.table
+    assert len(after) == 12
+    for pos, card in enumerate(before):
+        if card in cards:
+            assert after[pos] not in before  # a new card from the deck, in the same place
+        else:
+            assert after[pos] == card
+    assert game.players["a"].score == 1
+    assert game.deck_left == 81 - 15
+
+
+def test_r09_above_twelve_cards_are_not_replaced() -> None:
+    game = seed_where(lambda g: not has_set(g.table))
+    game.apply(NoSet(1.0, "a"))
+    game.apply(NoSet(1.0, "b"))
+    assert len(game.table) == 15
+    while not has_set(game.table):
+        game.apply(NoSet(2.0, "a"))
+        game.apply(NoSet(2.0, "b"))
+    big = game.table
+    left = game.deck_left
+    take_any(game, "b", 3.0)
+    assert len(game.table) == len(big) - 3
+    assert game.deck_left == left
+    assert set(game.table) < set(big)
+
+
+def test_r09_the_software_checks_the_cards() -> None:
+    game = started(seed=5)
+    game.apply(Call(1.0, "a"))
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(1.5, "a", tuple(c for c in CARDS if c not in game.table)[:3]))
+    assert err.value.code == "not_on_table"
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(1.5, "a", (game.table[0], game.table[0], game.table[1])))
+    assert err.value.code == "bad_pick"
+    assert game.holder == "a"  # a malformed claim changes nothing
+
+
+def _err_then_set(settings: Settings) -> Game:
+    game = seed_where(lambda g: has_set(g.table), settings)
+    take_any(game, "a", 1.0)  # a wins a set first, so it has a point to lose
+    game.apply(Call(2.0, "a"))
+    game.apply(Pick(2.5, "a", not_a_set(game.table)))
+    return game
+
+
+def test_r10_wrong_call_costs_a_point_by_default() -> None:
+    game = _err_then_set(Settings())
+    assert game.players["a"].score == 0
+    assert not game.players["a"].locked
+    game.apply(Call(3.0, "b"))
+    events = game.apply(Pick(3.5, "b", not_a_set(game.table)))
+    assert events[0]["point_lost"] is False  # nothing to lose: a player with no sets loses nothing
+    assert game.players["b"].score == 0
+    assert events[0]["flaws"]  # R04: the reason comes with the penalty
+
+
+def test_r10_timeout_is_a_wrong_call() -> None:
+    game = started(Settings(pick_seconds=2))
+    game.apply(Call(1.0, "a"))
+    assert game.advance(2.5) == []
+    events = game.advance(3.0)
+    assert events[0]["type"] == "wrong_call" and events[0]["reason"] == "timeout"
+    assert game.holder is None
+
+
+def test_r10_lockout_until_another_player_finds_a_set() -> None:
+    game = _err_then_set(Settings(penalty="lockout"))
+    assert game.players["a"].score == 1 and game.players["a"].locked
+    with pytest.raises(GameError) as err:
+        game.apply(Call(3.0, "a"))
+    assert err.value.code == "locked_out"
+    if has_set(game.table):
+        take_any(game, "b", 4.0)
+        assert not game.players["a"].locked
+
+
+def test_r10_all_locked_out_lifts_every_lockout() -> None:
+    game = seed_where(lambda g: has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.apply(Call(1.0, "a"))
+    game.apply(Pick(1.5, "a", not_a_set(game.table)))
+    game.apply(Call(2.0, "b"))
+    game.apply(Pick(2.5, "b", not_a_set(game.table)))
+    assert game.players["a"].locked and game.players["b"].locked  # several err in a row
+    game.apply(Call(3.0, "c"))
+    events = game.apply(Pick(3.5, "c", not_a_set(game.table)))
+    assert events[-1]["type"] == "lockouts_lifted"
+    assert not any(p.locked for p in game.players.values())
+
+
+def test_r10_both_and_none() -> None:
+    both = _err_then_set(Settings(penalty="both"))
+    assert both.players["a"].score == 0 and both.players["a"].locked
+    none = _err_then_set(Settings(penalty="none"))
+    assert none.players["a"].score == 1 and not none.players["a"].locked
+
+
+def test_r11_vote_deals_three_more_when_everyone_declares() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b", "c"))
+    events = game.apply(NoSet(1.0, "a"))
+    assert [e["type"] for e in events] == ["no_set_declared"]
+    game.apply(NoSet(1.0, "b"))
+    assert len(game.table) == 12
+    events = game.apply(NoSet(1.0, "c"))
+    assert events[1]["type"] == "cards_added" and len(game.table) == 15
+    assert not any(p.declared for p in game.players.values())
+
+
+def test_r11_locked_out_players_do_not_vote() -> None:
+    game = seed_where(lambda g: not has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.apply(Call(1.0, "a"))
+    game.apply(Pick(1.5, "a", not_a_set(game.table)))
+    game.apply(NoSet(2.0, "b"))
+    events = game.apply(NoSet(2.0, "c"))
+    assert any(e["type"] == "cards_added" for e in events)
+
+
+def test_r11_auto_deals_until_a_set_and_21_always_hold_one() -> None:
+    game = seed_where(lambda g: len(g.table) > 12, Settings(no_set="auto"))
+    assert has_set(game.table) and len(game.table) in (15, 18, 21)
+    with pytest.raises(GameError) as err:
+        game.apply(NoSet(1.0, "a"))
+    assert err.value.code == "auto_deal"
+
+
+def test_r12_round_ends_when_deck_is_empty_and_no_set_remains() -> None:
+    game = started(Settings(rounds="single"), seed=4)
+    play_out(game)
+    over = game.result()
+    assert game.phase == "match_over" and game.deck_left == 0
+    assert not has_set(game.table)
+    assert sum(over["totals"].values()) * 3 + len(game.table) == 81
+
+
+def test_r13_score_is_one_point_per_set_less_penalties() -> None:
+    game = _err_then_set(Settings())
+    take_any(game, "b", 5.0) if has_set(game.table) else None
+    a, b = game.players["a"], game.players["b"]
+    assert a.sets == a.score == 0
+    assert b.score == b.sets
+
+
+def test_r14_match_has_a_round_per_player_and_the_deal_rotates() -> None:
+    game = started(seed=8, players=("a", "b", "c"))
+    dealers = [game.dealer]
+    at = 1.0
+    while game.phase != "match_over":
+        at = play_out_round(game, at)
+        if game.phase == "round_over":
+            at += 1
+            game.apply(Start(at, "b"))
+            dealers.append(game.dealer)
+    assert game.rounds == 3 and dealers == ["a", "b", "c"]
+    totals = game.result()["totals"]
+    assert max(totals.values()) in (totals[w] for w in game.result()["winners"])
+
+
+def play_out_round(game: Game, at: float) -> float:
+    round_no = game.round
+    while game.phase == "playing" and game.round == round_no:
+        at += 1
+        sets = find_sets(game.table)
+        if sets:
+            game.apply(Call(at, "a"))
+            game.apply(Pick(at + 0.5, "a", sets[0]))
+        else:
+            for p in ("a", "b", "c"):
+                game.apply(NoSet(at, p))
+    return at
+
+
+def test_r14_single_round_setting() -> None:
+    game = started(Settings(rounds="single"), players=("a", "b", "c"))
+    assert game.rounds == 1
+
+
+def test_r15_solo_more_cards_costs_a_point_and_is_cancelled_at_the_end() -> None:
+    game = seed_where(lambda g: True, Settings(mode="solo"), ("me",))
+    with pytest.raises(GameError):
+        game.apply(Call(0.5, "me"))  # no call in solo
+    events = game.apply(NoSet(1.0, "me"))
+    assert events[0]["type"] == "more_cards_asked" and len(game.table) == 15
+    assert game.players["me"].score == -1
+    end = play_out(game, start_at=2.0)
+    solo = game.result()["solo"]
+    assert solo["penalties"] >= 1  # play_out may ask for more cards again
+    assert solo["score"] == solo["sets"] - solo["penalties"]
+    assert solo["won"] == (solo["cancelled"] >= solo["penalties"])
+    assert solo["seconds"] == end + 0.5  # from the deal at 0 to the last pick
+
+
+def test_r15_solo_takes_one_player() -> None:
+    game = Game(Settings(mode="solo"))
+    game.apply(Join(0, "me", "Me"))
+    with pytest.raises(GameError) as err:
+        game.apply(Join(0, "you", "You"))
+    assert err.value.code == "room_full"
+
+
+def test_r16_beginner_deck_is_the_27_solid_cards() -> None:
+    deck = beginner_deck()
+    assert len(deck) == 27 and all(attribute(c, SHADING) == 0 for c in deck)
+    assert len(find_sets(deck)) == 117  # 27 * 26 / 6: a 3-attribute game
+    game = started(Settings(deck="beginner"), seed=2)
+    assert set(game.table) | set() <= set(deck)
+    play_out(game)
+    assert game.phase == "match_over"
+    assert len(deck_with(0, 2)) == 27  # 002: one value of any attribute
+
+
+def test_r17_twenty_one_cards_always_hold_a_set_in_play() -> None:
+    # the engine never deals past 21: a table of 21 refuses more cards
+    game = seed_where(lambda g: True, Settings(mode="solo"), ("me",))
+    for at in range(3):
+        game.apply(NoSet(float(at), "me"))
+    assert len(game.table) == 21 and has_set(game.table)
+    with pytest.raises(GameError) as err:
+        game.apply(NoSet(5.0, "me"))
+    assert err.value.code == "table_full"
+
+
+def test_r13_tick_when_nothing_is_due_is_refused() -> None:
+    game = started()
+    with pytest.raises(GameError) as err:
+        game.apply(Tick(1.0))
+    assert err.value.code == "not_due"
