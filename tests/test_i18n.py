@@ -1,0 +1,349 @@
+"""Words of the game in five languages (R01, R04): each from its own rulebook."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from setgame.cards import CARDS, CardError, attributes, parse_card
+from setgame.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    WORDS,
+    attribute_name,
+    card_label,
+    check_language,
+    explain_text,
+    flaw_text,
+    is_set_text,
+    value_name,
+)
+from setgame.sets import Flaw, explain
+
+#: The value words of each language, per attribute, in value order, as the
+#: rulebooks print them (ru: 000, pl: 001 except the squiggle, it: 003, de: 004).
+RULEBOOK_WORDS = {
+    "en": (
+        ("one", "two", "three"),
+        ("red", "green", "purple"),
+        ("solid", "striped", "open"),
+        ("diamond", "oval", "squiggle"),
+    ),
+    "ru": (
+        ("один", "два", "три"),
+        ("красный", "зелёный", "фиолетовый"),
+        ("закрашенный", "заштрихованный", "пустой"),
+        ("ромб", "овал", "волна"),
+    ),
+    "pl": (
+        ("jeden", "dwa", "trzy"),
+        ("czerwony", "zielony", "fioletowy"),
+        ("wypełniony", "zacieniony", "obrysowany"),
+        ("romb", "owal", "wężyk"),
+    ),
+    "it": (
+        ("uno", "due", "tre"),
+        ("rosso", "verde", "violetto"),
+        ("pieno", "brizzolato", "vuoto"),
+        ("diamante", "ovale", "onda"),
+    ),
+    "de": (
+        ("eins", "zwei", "drei"),
+        ("rot", "grün", "lila"),
+        ("ausgefüllt", "schattiert", "umrandet"),
+        ("Raute", "Oval", "Schnörkel"),
+    ),
+}
+
+#: A stem of each color, shading and shape word that every inflected form keeps.
+STEMS = {
+    "en": (("red", "green", "purple"), ("solid", "striped", "open"), ("diamond", "oval", "squig")),
+    "ru": (
+        ("красн", "зелён", "фиолетов"),
+        ("закрашен", "заштрихован", "пуст"),
+        ("ромб", "овал", "волн"),
+    ),
+    "pl": (
+        ("czerwon", "zielon", "fioletow"),
+        ("wypełnion", "zacienion", "obrysowan"),
+        ("romb", "owal", "wężyk"),
+    ),
+    "it": (("ross", "verd", "violett"), ("pien", "brizzolat", "vuot"), ("diamant", "oval", "ond")),
+    "de": (
+        ("rot", "grün", "lila"),
+        ("ausgefüllt", "schattiert", "umrandet"),
+        ("Raute", "Oval", "Schnörkel"),
+    ),
+}
+
+
+#: The numeral that opens a label, by number (any gender).
+NUMERALS = {
+    "en": ({"one"}, {"two"}, {"three"}),
+    "ru": ({"один", "одна"}, {"два", "две"}, {"три"}),
+    "pl": ({"jeden"}, {"dwa"}, {"trzy"}),
+    "it": ({"un", "una", "un'"}, {"due"}, {"tre"}),
+    "de": ({"ein", "eine"}, {"zwei"}, {"drei"}),
+}
+
+
+def test_languages_and_their_names() -> None:
+    assert LANGUAGES == ("en", "ru", "pl", "it", "de")
+    assert DEFAULT_LANGUAGE in LANGUAGES
+    assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+    assert LANGUAGE_NAMES["ru"] == "Русский"
+
+
+@pytest.mark.parametrize("bad", ["EN", "fr", "", "en ", None, 1])
+def test_check_language_rejects_unknown_codes_quoting_them(bad: object) -> None:
+    with pytest.raises(ValueError, match="unknown language") as info:
+        check_language(bad)  # type: ignore[arg-type]
+    assert repr(bad) in str(info.value)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r01_every_card_has_a_distinct_label(lang: str) -> None:
+    labels = [card_label(card, lang) for card in CARDS]
+    assert len(set(labels)) == 81
+    for label in labels:
+        assert label == label.strip() and "  " not in label
+        assert len(label.replace("'", "' ").split()) == 4
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r01_labels_carry_the_rulebook_words_of_each_value(lang: str) -> None:
+    for card in CARDS:
+        number, color, shading, shape = attributes(card)
+        label = card_label(card, lang)
+        words = label.replace("'", "' ").split()
+        assert words[0] in NUMERALS[lang][number], label
+        for attr, value in ((1, color), (2, shading), (3, shape)):
+            stem = STEMS[lang][attr - 1][value]
+            assert sum(word.startswith(stem) for word in words) == 1, (label, stem)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r01_value_names_are_the_rulebook_words(lang: str) -> None:
+    for attr, values in enumerate(RULEBOOK_WORDS[lang]):
+        assert tuple(value_name(attr, v, lang) for v in range(3)) == values
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [
+        ("en", ("number", "color", "shading", "shape")),
+        ("ru", ("количество", "цвет", "заполнение", "тип символов")),
+        ("pl", ("liczba", "kolor", "cieniowanie", "kształt")),
+        ("it", ("numero", "colore", "riempimento", "simbolo")),
+        ("de", ("Anzahl", "Farbe", "Schattierung", "Form")),
+    ],
+)
+def test_r01_attribute_names(lang: str, names: tuple[str, ...]) -> None:
+    assert tuple(attribute_name(a, lang) for a in range(4)) == names
+
+
+@pytest.mark.parametrize(
+    ("code", "lang", "label"),
+    [
+        ("2RTD", "en", "two red striped diamonds"),
+        ("1RSD", "en", "one red solid diamond"),
+        ("3POS", "en", "three purple open squiggles"),
+        ("1RSO", "de", "ein rotes ausgefülltes Oval"),
+        ("1GTD", "de", "eine grüne schattierte Raute"),
+        ("1POS", "de", "ein lila umrandeter Schnörkel"),
+        ("2RSS", "de", "zwei rote ausgefüllte Schnörkel"),
+        ("3GTO", "de", "drei grüne schattierte Ovale"),
+        ("1RSD", "it", "un diamante rosso pieno"),
+        ("1GOO", "it", "un ovale verde vuoto"),
+        ("1PTS", "it", "un'onda violetta brizzolata"),
+        ("2RSS", "it", "due onde rosse piene"),
+        ("3PTD", "it", "tre diamanti violetti brizzolati"),
+    ],
+)
+def test_r01_spot_labels(code: str, lang: str, label: str) -> None:
+    assert card_label(parse_card(code), lang) == label
+
+
+@pytest.mark.parametrize(
+    ("code", "label"),
+    [
+        ("1RSD", "один красный закрашенный ромб"),
+        ("1GOO", "один зелёный пустой овал"),
+        ("1PTS", "одна фиолетовая заштрихованная волна"),
+        ("2RTD", "два красных заштрихованных ромба"),
+        ("2GSO", "два зелёных закрашенных овала"),
+        ("2RTS", "две красные заштрихованные волны"),
+        ("3POD", "три фиолетовых пустых ромба"),
+        ("3GSS", "три зелёные закрашенные волны"),
+    ],
+)
+def test_ru_numerals_agree_in_gender_and_case(code: str, label: str) -> None:
+    # один/одна + nominative singular; два/две/три + genitive singular of the noun.
+    assert card_label(parse_card(code), "ru") == label
+
+
+def test_ru_every_label_follows_the_numeral_rules() -> None:
+    genitive = {"ромб": "ромба", "овал": "овала", "волна": "волны"}
+    for card in CARDS:
+        number, _, _, shape = attributes(card)
+        words = card_label(card, "ru").split()
+        noun = RULEBOOK_WORDS["ru"][3][shape]
+        feminine = noun == "волна"
+        assert words[0] == (("один", "одна"), ("два", "две"), ("три", "три"))[number][feminine]
+        assert words[-1] == (noun if number == 0 else genitive[noun])
+        if number == 0:
+            assert all(w.endswith("ая" if feminine else ("ый", "ой")) for w in words[1:3])
+        else:
+            assert all(w.endswith("ые" if feminine else "ых") for w in words[1:3])
+
+
+@pytest.mark.parametrize(
+    ("code", "label"),
+    [
+        ("1RSD", "jeden czerwony wypełniony romb"),
+        ("1GOS", "jeden zielony obrysowany wężyk"),
+        ("2RTD", "dwa czerwone zacienione romby"),
+        ("2GSO", "dwa zielone wypełnione owale"),
+        ("3POS", "trzy fioletowe obrysowane wężyki"),
+    ],
+)
+def test_pl_numerals_agree(code: str, label: str) -> None:
+    # jeden + singular; dwa/trzy + nominative plural (the shapes are masculine).
+    assert card_label(parse_card(code), "pl") == label
+
+
+@pytest.mark.parametrize("bad", [-1, 81, True, "2RTD", 2.0, None])
+def test_card_label_rejects_what_is_not_a_card(bad: object) -> None:
+    with pytest.raises(CardError) as info:
+        card_label(bad, "de")  # type: ignore[arg-type]
+    assert repr(bad) in str(info.value)
+
+
+def test_card_label_rejects_unknown_language() -> None:
+    with pytest.raises(ValueError, match="'xx'"):
+        card_label(0, "xx")
+
+
+@pytest.mark.parametrize(
+    ("attr", "value", "message"),
+    [(4, 0, "not an attribute"), (-1, 0, "not an attribute"), (True, 0, "not an attribute"),
+     (0, 3, "not an attribute value"), (1, -1, "not an attribute value"),
+     (1, False, "not an attribute value")],
+)  # fmt: skip
+def test_value_and_attribute_names_reject_bad_input(attr: int, value: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        value_name(attr, value, "it")
+    if message == "not an attribute":
+        with pytest.raises(ValueError, match=repr(attr).replace("-", r"\-")):
+            attribute_name(attr, "it")
+
+
+# --- R04: the explanation of a rejected triple ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flaw", "lang", "text"),
+    [
+        (Flaw(1, 0, 1), "en", "two are red, one is green"),
+        (Flaw(2, 0, 2), "en", "two are solid, one is open"),
+        (Flaw(0, 2, 0), "en", "two have three symbols, one has one symbol"),
+        (Flaw(3, 2, 1), "en", "two are squiggles, one is an oval"),
+        (Flaw(3, 1, 0), "en", "two are ovals, one is a diamond"),
+        (Flaw(1, 0, 1), "ru", "две карты красные, а одна зелёная"),
+        (Flaw(2, 0, 1), "ru", "две карты закрашенные, а одна заштрихованная"),
+        (Flaw(2, 2, 0), "ru", "две карты пустые, а одна закрашенная"),
+        (Flaw(3, 2, 1), "ru", "две карты с волнами, а одна с овалами"),
+        (Flaw(0, 2, 0), "ru", "две карты с тремя символами, а одна с одним символом"),
+        (Flaw(1, 0, 2), "pl", "dwie są czerwone, a jedna jest fioletowa"),
+        (Flaw(2, 0, 2), "pl", "dwie są wypełnione, a jedna jest obrysowana"),
+        (Flaw(0, 1, 0), "pl", "dwie mają dwa symbole, a jedna ma jeden symbol"),
+        (Flaw(3, 0, 2), "pl", "dwie mają romby, a jedna ma wężyki"),
+        (Flaw(1, 0, 1), "it", "due sono rosse e una è verde"),
+        (Flaw(2, 2, 0), "it", "due sono vuote e una è piena"),
+        (Flaw(0, 1, 0), "it", "due hanno due simboli e una ha un simbolo"),
+        (Flaw(3, 2, 1), "it", "due hanno il simbolo onda e una ha il simbolo ovale"),
+        (Flaw(1, 0, 1), "de", "zwei sind rot, eine ist grün"),
+        (Flaw(1, 0, 2), "de", "zwei sind rot, eine ist lila"),
+        (Flaw(2, 0, 2), "de", "zwei sind ausgefüllt, eine ist umrandet"),
+        (Flaw(0, 2, 0), "de", "zwei haben drei Symbole, eine hat ein Symbol"),
+        (Flaw(3, 0, 1), "de", "zwei haben die Form Raute, eine hat die Form Oval"),
+    ],
+)
+def test_r04_flaw_texts(flaw: Flaw, lang: str, text: str) -> None:
+    assert flaw_text(flaw, lang) == text
+    assert flaw.text(lang) == text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r04_every_flaw_has_its_own_text_naming_both_values(lang: str) -> None:
+    texts = set()
+    for attr in range(4):
+        for common, odd in itertools.permutations(range(3), 2):
+            text = flaw_text(Flaw(attr, common, odd), lang)
+            texts.add(text)
+            if attr in (1, 2):
+                stems = STEMS[lang][attr - 1]
+                assert text.find(stems[common]) < text.rfind(stems[odd]), text
+    assert len(texts) == 4 * 6
+
+
+@pytest.mark.parametrize("flaw", [Flaw(1, 1, 1), Flaw(4, 0, 1), Flaw(0, 0, 3)])
+def test_r04_flaw_text_rejects_impossible_flaws(flaw: Flaw) -> None:
+    with pytest.raises(ValueError):
+        flaw_text(flaw, "pl")
+
+
+def test_r04_explain_text_names_every_flaw_of_real_cards() -> None:
+    cards = [parse_card(c) for c in ("1RSD", "1RSO", "1GOD")]
+    flaws = explain(*cards)
+    assert explain_text(flaws) == (
+        "Not a set: two are red, one is green; two are solid, one is open; "
+        "two are diamonds, one is an oval."
+    )
+    assert explain_text(flaws, "de") == (
+        "Kein SET: zwei sind rot, eine ist grün; zwei sind ausgefüllt, eine ist umrandet; "
+        "zwei haben die Form Raute, eine hat die Form Oval."
+    )
+    assert explain_text(flaws, "ru").startswith("Это не сет: две карты красные, а одна зелёная; ")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r04_explain_text_of_a_set_says_it_is_one(lang: str) -> None:
+    cards = [parse_card(c) for c in ("1RSD", "2GTO", "3POS")]
+    assert explain(*cards) == []
+    assert explain_text(explain(*cards), lang) == is_set_text(lang)
+    assert is_set_text(lang).endswith(".")
+
+
+def test_r04_every_rejected_triple_is_explained_in_every_language() -> None:
+    for a, b, c in itertools.islice(itertools.combinations(range(0, 81, 4), 3), 0, None, 7):
+        flaws = explain(a, b, c)
+        for lang in LANGUAGES:
+            text = explain_text(flaws, lang)
+            if flaws:
+                assert text.startswith(WORDS[lang]["not_a_set"])
+                assert all(flaw_text(f, lang) in text for f in flaws)
+            else:
+                assert text == is_set_text(lang)
+
+
+def test_is_set_texts() -> None:
+    assert is_set_text() == "That is a set."
+    assert [is_set_text(lang) for lang in LANGUAGES[1:]] == [
+        "Это сет.",
+        "To jest SET.",
+        "È un SET.",
+        "Das ist ein SET.",
+    ]
+
+
+def test_words_have_every_key_in_every_language() -> None:
+    keys = {"set", "not_a_set", "no_set", "call", "deck", "score", "round", "match", "winner"}
+    assert set(WORDS) == set(LANGUAGES)
+    for lang in LANGUAGES:
+        assert set(WORDS[lang]) == keys
+        assert all(text.strip() == text and text for text in WORDS[lang].values())
+    assert WORDS["de"]["deck"] == "Stapel"  # 004: "3 vom Stapel"
+    assert WORDS["ru"]["deck"] == "Колода"  # 000: "перетасовывает колоду"
