@@ -279,6 +279,22 @@ class Client:
             raise ServerError(message)
         return message
 
+    async def wait_event(
+        self, kind: str, timeout: float = 5.0, *, after: int | None = None
+    ) -> Message:
+        """The first event of type ``kind`` in an ``update`` newer than version ``after``.
+
+        An ``error`` message on the way raises it as :class:`ServerError`.
+        """
+        newer = -1 if after is None else after
+        deadline = time.monotonic() + timeout
+        while True:
+            update = await self.wait_update(timeout=max(0.0, deadline - time.monotonic()))
+            if update["version"] > newer:
+                for event in update["events"]:
+                    if event.get("type") == kind:
+                        return dict(event)
+
     async def wait_error(self, timeout: float = 5.0) -> ServerError:
         """The next ``error`` message (updates before it are dropped), as a :class:`ServerError`."""
         return ServerError(await self.wait_for(lambda m: m["type"] == "error", timeout))

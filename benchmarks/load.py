@@ -1,0 +1,505 @@
+"""Load benchmark: simulated players in rooms of four against one server process.
+
+    python3 benchmarks/load.py --players 1000 --room-size 4 --seconds 30
+    python3 benchmarks/load.py --quick          # a few rooms for a few seconds (the test)
+
+It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLite
+file), creates the rooms over HTTP, connects the players through the Python
+client (``setgame.server.client``) from one or more load-generator processes
+on the same machine, and lets them play whole games: each player looks for sets
+on the table (``setgame.find_sets``) and, after a person-like reaction time,
+calls SET and picks them; when the table holds none it declares "no set";
+now and then it makes a wrong call. Between rounds and after a match, the first
+seat starts the next round or a new game.
+
+Reported: connected players, actions per second, the latency from a valid pick
+being sent to the moment EVERY player of that room has received the update
+(p50, p99, max), errors counted, and a baseline measured in the same run: the
+``ping``/``pong`` round trip on an idle server and on the loaded one, so the
+pick latency reads as a ratio too. ``--json`` prints the report as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from setgame.server.client import Client, ClientError, Message, create_room, table_sets
+
+#: Error codes that are the normal outcome of simultaneous play (another player was faster).
+RACES = frozenset(
+    {"board_held", "locked_out", "not_holder", "expired", "already_declared", "stale",
+     "stale_version", "not_playing", "bad_phase", "deck_empty", "table_full", "auto_deal",
+     "not_on_table"}
+)  # fmt: skip
+
+
+# --- the server -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def server_process(db: Path, log: Path) -> Iterator[str]:
+    """Run the game server in a subprocess on a free loopback port; yield its base URL."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "setgame",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+    ]
+    base = f"http://127.0.0.1:{port}"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            _wait_up(base, proc, log)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _wait_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(base + "/api/rooms", timeout=1, trust_env=False).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server did not answer at {base}: {log.read_text()[-2000:]}")
+
+
+# --- one process of simulated players ---------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """Raw figures of one load-generator process (merged by :func:`merge`)."""
+
+    connected: int = 0
+    actions: int = 0
+    picks: int = 0
+    latencies: list[float] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
+    races: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    unfinished: int = 0
+    rounds: int = 0
+    matches: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Room:
+    id: str
+    players: list[Bot] = field(default_factory=list)
+    #: valid picks in flight: picked cards -> (time sent, arrival times so far)
+    pending: dict[frozenset[str], tuple[float, list[float]]] = field(default_factory=dict)
+
+
+@dataclass
+class Options:
+    room_size: int = 4
+    seconds: float = 30.0
+    reaction: tuple[float, float] = (1.5, 6.0)  # seconds to spot a set, per player
+    pick_delay: tuple[float, float] = (0.3, 0.8)  # seconds from holding the board to picking
+    wrong_rate: float = 0.03  # share of calls that pick three cards that are not a set
+    deck: str = "full"
+    rounds: str = "match"
+    connect_concurrency: int = 64
+
+
+class Bot:
+    """One simulated player: a client and a small plan (what to send, and when)."""
+
+    def __init__(self, client: Client, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+        self.client = client
+        self.room = room
+        self.seat = seat
+        self.opts = opts
+        self.stats = stats
+        self.rng = random.Random(f"{room.id}:{seat}")
+        self.intent: str | None = None
+        self.due: float | None = None
+        self.cards: tuple[str, ...] = ()
+        self.seen_table: tuple[str, ...] = ()
+        self.sent: frozenset[str] | None = None  # this player's valid pick in flight
+        client.listener = self._arrived
+
+    def _arrived(self, client: Client, message: Message, at: float) -> None:
+        """Reader hook (arrival time): count the update toward a pick's latency."""
+        if message["type"] != "update":
+            return
+        for event in message["events"]:
+            if event.get("type") != "set_taken":
+                continue
+            entry = self.room.pending.get(frozenset(event["cards"]))
+            if entry is None:
+                continue
+            sent, arrivals = entry
+            arrivals.append(at)
+            if len(arrivals) == len(self.room.players):
+                self.stats.latencies.append(max(arrivals) - sent)
+                del self.room.pending[frozenset(event["cards"])]
+
+    async def run(self, stop: float) -> None:
+        self.plan()
+        while True:
+            now = time.monotonic()
+            if now >= stop:
+                return
+            wait = stop - now if self.due is None else min(stop, self.due) - now
+            try:
+                message = await self.client.next_message(max(wait, 0.0))
+            except TimeoutError:
+                if self.due is not None and time.monotonic() >= self.due:
+                    await self.act()
+                continue
+            self.receive(message)
+
+    def receive(self, message: Message) -> None:
+        if message["type"] == "error":
+            code = str(message.get("code"))
+            (self.stats.races if code in RACES else self.stats.errors)[code] += 1
+            if message.get("request") == "pick" and self.sent is not None:
+                self.room.pending.pop(self.sent, None)  # rejected: no update to wait for
+        elif message["type"] == "update":
+            for event in message["events"]:
+                kind = event.get("type")
+                if self.seat == 0 and kind in ("round_over", "match_over"):
+                    self.stats.rounds += kind == "round_over"
+                    self.stats.matches += kind == "match_over"
+        self.plan()
+
+    def plan(self) -> None:
+        """Decide the next action from the latest view; keep a running timer if still valid."""
+        state = self.client.state
+        if state is None:
+            return
+        phase = state["phase"]
+        if phase != "playing":
+            self._plan_between(state)
+            return
+        me = self.client.me or {}
+        holder = state["holder"]
+        table = tuple(state["table"])
+        if holder == self.client.player:
+            if self.intent != "pick":
+                self._set("pick", self.rng.uniform(*self.opts.pick_delay))
+            return
+        if holder is not None or me.get("locked"):
+            self._set(None)
+            return
+        if table == self.seen_table and self.intent in ("call", "no_set"):
+            return  # the same table: the player is still looking
+        self.seen_table = table
+        if table_sets(state):
+            self._set("call", self.rng.uniform(*self.opts.reaction))
+        elif not me.get("declared") and state["deck"] > 0 and state["settings"]["no_set"] == "vote":
+            self._set("no_set", self.rng.uniform(0.5, 2.5))
+        else:
+            self._set(None)
+
+    def _plan_between(self, state: Message) -> None:
+        self.seen_table = ()
+        phase = state["phase"]
+        wanted = {"round_over": "start", "match_over": "again", "lobby": "start"}.get(phase)
+        waiting = phase == "lobby" and len(state["players"]) < len(self.room.players)
+        if self.seat != 0 or wanted is None or waiting:
+            self._set(None)
+        elif self.intent != wanted:
+            self._set(wanted, self.rng.uniform(0.5, 1.5))
+
+    def _set(self, intent: str | None, delay: float = 0.0) -> None:
+        self.intent = intent
+        self.due = None if intent is None else time.monotonic() + delay
+
+    async def act(self) -> None:
+        intent, self.intent, self.due = self.intent, None, None
+        client = self.client
+        self.stats.actions += 1
+        if intent == "call":
+            await client.call()
+        elif intent == "pick":
+            await self._pick()
+        elif intent == "no_set":
+            await client.no_set()
+        elif intent == "start":
+            await client.start()
+        elif intent == "again":
+            await client.again()
+
+    async def _pick(self) -> None:
+        sets = table_sets(self.client.state)
+        if sets and self.rng.random() >= self.opts.wrong_rate:
+            cards = self.rng.choice(sets)
+            self.sent = frozenset(cards)
+            self.room.pending[self.sent] = (time.perf_counter(), [])
+            self.stats.picks += 1
+        else:
+            cards = _not_a_set(self.client.table, self.rng)
+        await self.client.pick(cards)
+
+
+def _not_a_set(table: list[str], rng: random.Random) -> tuple[str, str, str]:
+    sets = {frozenset(s) for s in table_sets({"table": table})}
+    while True:
+        a, b, c = rng.sample(table, 3)
+        if frozenset((a, b, c)) not in sets:
+            return (a, b, c)
+
+
+async def _connect(base: str, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+    client = await Client.connect(base, room.id, timeout=30)
+    await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
+    room.players.append(Bot(client, room, seat, opts, stats))
+    stats.connected += 1
+
+
+async def _pinger(base: str, room_id: str, until: float, out: list[float]) -> None:
+    """Ping once every 100 ms on an otherwise idle connection until ``until``."""
+    async with await Client.connect(base, room_id) as client:
+        while time.monotonic() < until:
+            out.append(await client.ping())
+            await asyncio.sleep(0.1)
+
+
+async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
+    """Connect a room_size players to every room, play for opts.seconds, return the figures."""
+    stats = Stats()
+    rooms = [Room(rid) for rid in room_ids]
+    gate = asyncio.Semaphore(opts.connect_concurrency)
+
+    async def connect(room: Room, seat: int) -> None:
+        async with gate:
+            try:
+                await _connect(base, room, seat, opts, stats)
+            except (ClientError, OSError, TimeoutError) as exc:
+                stats.errors[f"connect: {type(exc).__name__}"] += 1
+
+    await asyncio.gather(*(connect(r, s) for r in rooms for s in range(opts.room_size)))
+    for room in rooms:
+        room.players.sort(key=lambda bot: bot.seat)
+    begun = time.monotonic()
+    stop = begun + opts.seconds
+    tasks = [asyncio.create_task(bot.run(stop)) for room in rooms for bot in room.players]
+    tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats.pings)))
+    for result in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(result, BaseException):
+            stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
+    stats.seconds = time.monotonic() - begun
+    grace = time.monotonic() + 2.0  # picks sent just before the stop may still be on their way
+    while any(room.pending for room in rooms) and time.monotonic() < grace:
+        await asyncio.sleep(0.05)
+    stats.unfinished = sum(len(room.pending) for room in rooms)
+    await asyncio.gather(*(bot.client.close() for room in rooms for bot in room.players))
+    return stats
+
+
+def _play_process(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
+    return asyncio.run(play(base, room_ids, spare, opts))
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+async def _make_rooms(base: str, count: int, opts: Options) -> list[str]:
+    settings = {"deck": opts.deck, "rounds": opts.rounds, "public": False}
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        return list(
+            await asyncio.gather(*(create_room(base, http=http, **settings) for _ in range(count)))
+        )
+
+
+async def _idle_pings(base: str, room_id: str, count: int = 40) -> list[float]:
+    """Round trips of ``ping`` on the idle server, paced under the rate limit."""
+    rtts: list[float] = []
+    async with await Client.connect(base, room_id) as client:
+        for _ in range(count):
+            rtts.append(await client.ping())
+            await asyncio.sleep(0.06)
+    return rtts
+
+
+def run(players: int, opts: Options, processes: int, url: str | None = None) -> dict[str, Any]:
+    """Start a server (unless ``url`` names a running one), load it, return the report."""
+    if url is not None:
+        return _load(url, players, opts, processes)
+    with (
+        tempfile.TemporaryDirectory(prefix="setgame-load-") as tmp,
+        server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as base,
+    ):
+        return _load(base, players, opts, processes)
+
+
+def _load(base: str, players: int, opts: Options, processes: int) -> dict[str, Any]:
+    count = max(1, players // opts.room_size)
+    room_ids = asyncio.run(_make_rooms(base, count + processes, opts))
+    rooms, spares = room_ids[:count], room_ids[count:]
+    idle = asyncio.run(_idle_pings(base, spares[0]))
+    slices = [rooms[i::processes] for i in range(processes)]
+    if processes == 1:
+        parts = [_play_process(base, slices[0], spares[0], opts)]
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(processes) as pool:
+            parts = pool.starmap(
+                _play_process, [(base, s, spares[i], opts) for i, s in enumerate(slices)]
+            )
+    return report(merge(parts), idle, players, opts, processes)
+
+
+def merge(parts: list[Stats]) -> Stats:
+    total = Stats()
+    for part in parts:
+        total.connected += part.connected
+        total.actions += part.actions
+        total.picks += part.picks
+        total.latencies += part.latencies
+        total.pings += part.pings
+        total.races.update(part.races)
+        total.errors.update(part.errors)
+        total.unfinished += part.unfinished
+        total.rounds += part.rounds
+        total.matches += part.matches
+        total.seconds = max(total.seconds, part.seconds)
+    return total
+
+
+def _ms(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return round(ordered[index] * 1000, 2)
+
+
+def _summary(values: list[float]) -> dict[str, Any]:
+    return {
+        "count": len(values),
+        "p50_ms": _ms(values, 0.5),
+        "p99_ms": _ms(values, 0.99),
+        "max_ms": _ms(values, 1.0),
+    }
+
+
+def report(
+    stats: Stats, idle: list[float], players: int, opts: Options, processes: int
+) -> dict[str, Any]:
+    pick = _summary(stats.latencies)
+    baseline = _summary(idle)
+    ratio = None
+    if stats.latencies and idle:
+        ratio = round(statistics.median(stats.latencies) / statistics.median(idle), 1)
+    return {
+        "players_requested": players,
+        "connected": stats.connected,
+        "rooms": players // opts.room_size,
+        "room_size": opts.room_size,
+        "processes": processes,
+        "cpus": os.cpu_count(),
+        "seconds": round(stats.seconds, 1),
+        "actions": stats.actions,
+        "actions_per_second": round(stats.actions / stats.seconds, 1) if stats.seconds else 0.0,
+        "valid_picks": stats.picks,
+        "rounds_finished": stats.rounds,
+        "matches_finished": stats.matches,
+        "pick_to_all_latency": pick,
+        "baseline_idle_ping": baseline,
+        "ping_under_load": _summary(stats.pings),
+        "p50_ratio_to_idle_ping": ratio,
+        "races": dict(stats.races),
+        "errors": dict(stats.errors),
+        "error_count": sum(stats.errors.values()) + stats.unfinished,
+        "unfinished_picks": stats.unfinished,
+    }
+
+
+def show(result: dict[str, Any]) -> str:
+    pick, idle, busy = (
+        result["pick_to_all_latency"],
+        result["baseline_idle_ping"],
+        result["ping_under_load"],
+    )
+    lines = [
+        f"connected players   {result['connected']} of {result['players_requested']} "
+        f"in {result['rooms']} rooms of {result['room_size']} "
+        f"({result['processes']} load process(es), {result['cpus']} CPUs, server included)",
+        f"run                 {result['seconds']} s, {result['actions']} actions = "
+        f"{result['actions_per_second']} actions/s, {result['valid_picks']} valid picks, "
+        f"{result['rounds_finished']} rounds and {result['matches_finished']} matches finished",
+        f"pick -> all 4 got   p50 {pick['p50_ms']} ms  p99 {pick['p99_ms']} ms  "
+        f"max {pick['max_ms']} ms  (n={pick['count']})",
+        f"baseline idle ping  p50 {idle['p50_ms']} ms  p99 {idle['p99_ms']} ms  "
+        f"(pick p50 = {result['p50_ratio_to_idle_ping']} x idle ping)",
+        f"ping under load     p50 {busy['p50_ms']} ms  p99 {busy['p99_ms']} ms  "
+        f"max {busy['max_ms']} ms",
+        f"lost races          {sum(result['races'].values())} {result['races']}",
+        f"errors              {result['error_count']} {result['errors']} "
+        f"(unfinished picks: {result['unfinished_picks']})",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--room-size", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--processes", type=int, default=1, help="load-generator processes")
+    parser.add_argument("--deck", default="full", help="room deck: full or beginner")
+    parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--url", help="load a server already running here instead of one's own")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.seconds, args.deck = 12, 6.0, "beginner"
+    if args.players < args.room_size or args.room_size < 1 or args.processes < 1:
+        parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
+    opts = Options(room_size=args.room_size, seconds=args.seconds, deck=args.deck)
+    if args.quick:
+        opts.reaction, opts.pick_delay = (0.2, 0.6), (0.1, 0.3)
+    result = run(args.players, opts, args.processes, args.url)
+    print(json.dumps(result, indent=2) if args.json else show(result))
+    return 0 if result["error_count"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
