@@ -1,0 +1,58 @@
+"""SET in the terminal (Textual): solo, practice, against bots, or in an online room.
+
+``setgame play`` calls :func:`run`; tests build :class:`~setgame.tui.app.SetApp`
+with a session and a clock of their own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from setgame.i18n import check_language
+
+if TYPE_CHECKING:
+    from setgame.tui.app import SetApp
+
+__all__ = ["build_app", "run"]
+
+
+def build_app(
+    mode: str = "solo",
+    *,
+    bots: int = 1,
+    level: int = 2,
+    deck: str = "full",
+    seed: int | None = None,
+    lang: str = "en",
+    connect: str | None = None,
+    name: str | None = None,
+) -> SetApp:
+    """The app for these options; bad options raise ``ValueError`` quoting them."""
+    from setgame.tui.app import SetApp
+    from setgame.tui.local import LocalSession
+
+    check_language(lang)
+    if connect is not None:
+        from setgame.tui.remote import RemoteSession
+
+        return SetApp(RemoteSession(connect, name=name), lang=lang)
+    session = LocalSession(mode, bots=bots, level=level, deck=deck, seed=seed, name=name or "You")
+    return SetApp(session, lang=lang)
+
+
+def run(
+    mode: str = "solo",
+    *,
+    bots: int = 1,
+    level: int = 2,
+    deck: str = "full",
+    seed: int | None = None,
+    lang: str = "en",
+    connect: str | None = None,
+    name: str | None = None,
+) -> None:
+    """Play in this terminal until the player quits."""
+    app = build_app(
+        mode, bots=bots, level=level, deck=deck, seed=seed, lang=lang, connect=connect, name=name
+    )
+    app.run()

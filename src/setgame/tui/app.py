@@ -1,0 +1,235 @@
+"""The terminal game: a Textual app over a session (a local game or an online room).
+
+The app owns the clock and the player's selection; the session owns the game.
+A timer polls the session a few times a second, shows what happened and
+redraws the widgets from the session's view.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from setgame.tui.strings import event_message, tr
+from setgame.tui.widgets import KEYS, HolderBar, MessageBar, Scoreboard, StatusBar, TableGrid
+
+Clock = Callable[[], float]
+
+
+class Session(Protocol):
+    """What the app plays through: :class:`~setgame.tui.local.LocalSession` or
+    :class:`~setgame.tui.remote.RemoteSession`. Failed actions raise ``ValueError``."""
+
+    @property
+    def mode(self) -> str: ...
+
+    async def open(self, now: float) -> None: ...
+    async def start(self, now: float) -> None: ...
+    async def call(self, now: float) -> None: ...
+    async def pick(self, codes: tuple[str, ...], now: float) -> None: ...
+    async def no_set(self, now: float) -> None: ...
+    async def hint(self, now: float) -> list[str]: ...
+    async def close(self) -> None: ...
+    def poll(self, now: float) -> list[dict[str, Any]]: ...
+    def view(self, now: float) -> dict[str, Any]: ...
+
+
+def monotonic_clock() -> Clock:
+    """Seconds since this call, on the monotonic clock."""
+    origin = time.monotonic()
+    return lambda: time.monotonic() - origin
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Leave the game? y / n."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n,escape,q", "answer(False)", "no"),
+    ]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Static(tr("quit?", self.lang), id="quit-box")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class SetApp(App[None]):
+    """SET in the terminal."""
+
+    CSS_PATH = "setgame.tcss"
+    TITLE = "SET"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "call", "SET!"),
+        Binding("n", "no_set", "no set"),
+        Binding("h", "hint", "hint"),
+        Binding("enter", "start", "start"),
+        Binding("q", "quit_game", "quit"),
+        *(Binding(key, f"select({i})", show=False) for i, key in enumerate(KEYS)),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        lang: str = "en",
+        clock: Clock | None = None,
+        poll_seconds: float = 0.1,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.clock = clock or monotonic_clock()
+        self.poll_seconds = poll_seconds
+        self.selected: list[str] = []  # card codes, in the order picked
+        self.hinted: set[str] = set()
+        self.view: dict[str, Any] = {}
+        self.status_bar = StatusBar(id="status")
+        self.table_grid = TableGrid()
+        self.scoreboard = Scoreboard(id="scores")
+        self.holder_bar = HolderBar(id="holder")
+        self.message_bar = MessageBar(id="message")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main"):
+            yield self.status_bar
+            yield self.table_grid
+            yield self.scoreboard
+            yield self.holder_bar
+            yield self.message_bar
+
+    async def on_mount(self) -> None:
+        await self.session.open(self.clock())
+        self.refresh_game()
+        self.set_interval(self.poll_seconds, self.refresh_game)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def refresh_game(self) -> None:
+        """Poll the session, say what happened, redraw from the view."""
+        now = self.clock()
+        events = self.session.poll(now)
+        self.view = view = self.session.view(now)
+        for event in events:
+            message = event_message(event, view, self.lang)
+            if message is not None:
+                self.say(message, warning=event.get("type") == "wrong_call")
+        self._forget_gone_cards(view)
+        self.status_bar.show(view, self.lang)
+        self.table_grid.show(view.get("table", []), self._selected_positions(), self.hinted)
+        self.scoreboard.show(view, self.lang)
+        self.holder_bar.show(view, self.lang)
+
+    def say(self, message: str, *, warning: bool = False) -> None:
+        self.message_bar.say(message[:1].upper() + message[1:], warning=warning)
+
+    def _forget_gone_cards(self, view: dict[str, Any]) -> None:
+        table = view.get("table", [])
+        self.selected = [code for code in self.selected if code in table]
+        self.hinted &= set(table)
+        if view.get("mode") == "multi" and view.get("holder") != view.get("you"):
+            self.selected = []
+
+    def _selected_positions(self) -> set[int]:
+        table = self.view.get("table", [])
+        return {table.index(code) for code in self.selected if code in table}
+
+    # -- the player's commands -------------------------------------------------------------
+
+    async def action_select(self, position: int) -> None:
+        """Take or put back the card at ``position``; the third card picks."""
+        view = self.view
+        table = view.get("table", [])
+        if view.get("phase") != "playing" or position >= len(table):
+            return
+        if view.get("mode") == "multi" and view.get("holder") != view.get("you"):
+            self._explain_no_pick(view)
+            return
+        code = table[position]
+        if code in self.selected:
+            self.selected.remove(code)
+        else:
+            self.selected.append(code)
+        if len(self.selected) == 3:
+            cards, self.selected = tuple(self.selected), []
+            await self._act(self.session.pick(cards, self.clock()))
+        self.refresh_game()
+
+    def _explain_no_pick(self, view: dict[str, Any]) -> None:
+        holder = view.get("holder")
+        if holder is None:
+            self.say(tr("call_first", self.lang), warning=True)
+            return
+        names = {p["id"]: p.get("name") for p in view.get("players", [])}
+        self.say(tr("board_held", self.lang, name=names.get(holder, holder)), warning=True)
+
+    async def action_call(self) -> None:
+        """Call SET (multiplayer): hold the board, then pick three cards in time."""
+        if self.view.get("mode") != "multi" or self.view.get("phase") != "playing":
+            return
+        self._catch_up()
+        await self._act(self.session.call(self.clock()))
+        self.refresh_game()
+
+    async def action_no_set(self) -> None:
+        """Declare no set (multiplayer), or ask for three more cards (solo, practice)."""
+        if self.view.get("phase") != "playing":
+            return
+        self._catch_up()
+        await self._act(self.session.no_set(self.clock()))
+        self.refresh_game()
+
+    async def action_hint(self) -> None:
+        """Practice: show one more card of a set on the table."""
+        if self.view.get("mode") != "practice":
+            self.say(tr("no_hints", self.lang), warning=True)
+            return
+        cards = await self._act(self.session.hint(self.clock()))
+        if cards is None:
+            return
+        self.hinted = set(cards)
+        self.say(
+            tr("hint", self.lang, cards=" ".join(cards)) if cards else tr("hint_none", self.lang)
+        )
+        self.refresh_game()
+
+    async def action_start(self) -> None:
+        """Deal the next round (or start a game waiting in its lobby)."""
+        if self.view.get("phase") not in ("lobby", "round_over"):
+            return
+        await self._act(self.session.start(self.clock()))
+        self.refresh_game()
+
+    def action_quit_game(self) -> None:
+        """Ask, then leave."""
+        self.push_screen(QuitScreen(self.lang), self._quit_answered)
+
+    async def _quit_answered(self, answer: bool | None) -> None:
+        if answer:
+            await self.session.close()
+            self.exit()
+
+    def _catch_up(self) -> None:
+        """Let the session carry out what is due before acting (an expired window first)."""
+        self.refresh_game()
+
+    async def _act(self, action: Any) -> Any:
+        try:
+            return await action
+        except ValueError as exc:
+            code = getattr(exc, "code", None)
+            text = tr("locked_out", self.lang) if code == "locked_out" else str(exc)
+            self.say(text, warning=True)
+            return None

@@ -1,0 +1,171 @@
+"""Widgets of the terminal game. They hold no game state: each renders what it is given.
+
+A card is drawn with one glyph per symbol, the glyph telling shape and shading
+apart without color (◆ ◈ ◇, ● ◉ ○, ≋ ≈ ∿), in the card's color, with its key
+and its notation (``2RTD``) so a monochrome terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from setgame.cards import attributes, parse_card
+from setgame.tui.strings import format_clock, tr
+
+#: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
+GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))
+#: Symbol colors on the card's light face: red, green, purple.
+COLORS: Final = ("#d01c1c", "#0a8a2a", "#6d28b8")
+#: The key of each table position, in table order: digits, then letters that
+#: leave Space, h, n, q and y to the commands.
+KEYS: Final = "1234567890abcdefgijkl"
+ROWS: Final = 3
+BASE_COLUMNS: Final = 4
+MAX_COLUMNS: Final = 7
+
+
+def card_glyphs(code: str) -> tuple[str, str]:
+    """The symbols of a card and their color: ``card_glyphs("2RTD") == ("◈ ◈", "#d01c1c")``."""
+    number, color, shading, shape = attributes(parse_card(code))
+    return " ".join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
+
+
+def card_text(code: str, key: str) -> Text:
+    """The face of a card: its key and notation on top, its symbols centered below."""
+    symbols, color = card_glyphs(code)
+    top = f" {key}  {code}"
+    text = Text(no_wrap=True, overflow="crop")
+    text.append(f" {key} ", style="bold reverse")
+    text.append(f" {code}\n", style="bold")
+    text.append(symbols.center(len(top)).rstrip(), style=f"bold {color}")
+    return text
+
+
+class CardView(Static):
+    """One place on the table: a card, or empty."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(id=f"card-{position}", classes="card empty")
+        self.position = position
+        self.code: str | None = None
+
+    def show(self, code: str | None, *, selected: bool = False, hinted: bool = False) -> None:
+        """Draw ``code`` (``None``: an empty place), marked as picked or hinted."""
+        self.code = code
+        self.set_class(code is None, "empty")
+        self.set_class(selected, "selected")
+        self.set_class(hinted, "hinted")
+        self.update(Text("") if code is None else card_text(code, KEYS[self.position]))
+
+
+def slot_position(column: int, row: int) -> int:
+    """The table position shown at ``(column, row)``: the first twelve read row by row,
+    3 rows of 4 (R06); each three cards more make a new column to the right (R11).
+
+    >>> [slot_position(c, 0) for c in range(7)], [slot_position(4, r) for r in range(3)]
+    ([0, 1, 2, 3, 12, 15, 18], [12, 13, 14])
+    """
+    if column < BASE_COLUMNS:
+        return row * BASE_COLUMNS + column
+    return BASE_COLUMNS * ROWS + (column - BASE_COLUMNS) * ROWS + row
+
+
+def columns_needed(cards: int) -> int:
+    """Columns for ``cards`` cards: four, and one more for each three past twelve."""
+    return BASE_COLUMNS + max(0, -(-(cards - BASE_COLUMNS * ROWS) // ROWS))
+
+
+class TableGrid(Horizontal):
+    """The table: three rows of four, widening column by column up to 21 cards."""
+
+    def __init__(self) -> None:
+        super().__init__(id="table")
+
+    def compose(self) -> ComposeResult:
+        for column in range(MAX_COLUMNS):
+            with Vertical(classes="column", id=f"column-{column}"):
+                for row in range(ROWS):
+                    yield CardView(slot_position(column, row))
+
+    def show(self, table: Sequence[str | None], selected: set[int], hinted: set[str]) -> None:
+        """Lay out ``table`` (codes in table order), marking picked places and hinted cards."""
+        shown = columns_needed(len(table))
+        for column in self.query(".column"):
+            column.display = int(str(column.id).rsplit("-", 1)[1]) < shown
+        for view in self.query(CardView):
+            code = table[view.position] if view.position < len(table) else None
+            view.show(code, selected=view.position in selected, hinted=code in hinted)
+
+
+def _player_name(player: Mapping[str, Any], you: str | None, lang: str) -> str:
+    if player.get("id") == you:
+        return tr("you", lang)
+    return str(player.get("name") or player.get("id"))
+
+
+class Scoreboard(Static):
+    """Every player's score, the board holder marked, lockouts and no-set votes shown."""
+
+    def show(self, view: Mapping[str, Any], lang: str) -> None:
+        text = Text(no_wrap=False)
+        you, holder = view.get("you"), view.get("holder")
+        for i, player in enumerate(view.get("players", [])):
+            if i:
+                text.append("   ")
+            mark = "▶ " if player.get("id") == holder else ""
+            name = _player_name(player, you, lang)
+            style = "bold reverse" if player.get("id") == you else "bold"
+            text.append(mark + tr("score", lang, name=name, score=player.get("score", 0)), style)
+            if view.get("rounds", 1) > 1 and "total" in player:
+                text.append(f" (Σ {player['total']})")
+            if player.get("locked"):
+                text.append(f" [{tr('locked', lang)}]", style="italic")
+            if player.get("declared"):
+                text.append(f" [{tr('declared', lang)}]", style="italic")
+        self.update(text)
+
+
+class StatusBar(Static):
+    """Mode, cards left in the deck, the clock and the round."""
+
+    def show(self, view: Mapping[str, Any], lang: str) -> None:
+        parts = [tr("title", lang) + " · " + tr(f"mode.{view.get('mode', 'solo')}", lang)]
+        parts.append(tr("deck", lang, count=view.get("deck", 0)))
+        parts.append(tr("clock", lang, clock=format_clock(float(view.get("clock") or 0.0))))
+        if view.get("rounds", 1) > 1:
+            parts.append(tr("round", lang, round=view.get("round", 1), rounds=view["rounds"]))
+        self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
+
+
+class HolderBar(Static):
+    """Who holds the board, with the countdown; else the keys to press."""
+
+    def show(self, view: Mapping[str, Any], lang: str) -> None:
+        holder, deadline = view.get("holder"), view.get("deadline_in")
+        if holder is None or deadline is None:
+            mode = view.get("mode", "solo")
+            self.set_class(False, "holding")
+            self.update(Text(tr(f"help.{mode}", lang), no_wrap=True, overflow="ellipsis"))
+            return
+        self.set_class(True, "holding")
+        if holder == view.get("you"):
+            line = tr("your_turn", lang, seconds=float(deadline))
+        else:
+            players = {p.get("id"): p for p in view.get("players", [])}
+            name = _player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
+            line = tr("holds", lang, name=name, seconds=float(deadline))
+        self.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
+
+
+class MessageBar(Static):
+    """The last thing that happened: a set found, why a pick was no set, a penalty."""
+
+    def say(self, message: str, *, warning: bool = False) -> None:
+        self.set_class(warning, "warning")
+        self.update(Text(message))
