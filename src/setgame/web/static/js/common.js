@@ -1,0 +1,168 @@
+// Shared by every page: UI strings, the language selector, theme, colorblind
+// option, sound, and the card names / flaw texts that the server provides.
+
+export const LANGS = ["en", "ru", "pl", "it", "de"];
+export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
+
+let strings = {};
+let words = { cards: {}, flaws: {} };
+
+export const lang = () => document.documentElement.lang || "en";
+
+// t("key", {name: "Ann"}) -> the string in the page language with {name} filled in.
+export function t(key, vars = {}) {
+  const text = strings[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+export function cardLabel(code) {
+  return words.cards[code] || code;
+}
+
+// A flaw arrives as "attr:common:odd" or as an object with those fields.
+export function flawText(flaw) {
+  const key = typeof flaw === "string" ? flaw : [flaw.attribute, flaw.common, flaw.odd].join(":");
+  return words.flaws[key] || (typeof flaw === "object" && flaw.text) || key;
+}
+
+async function fetchJSON(url) {
+  try {
+    const res = await fetch(url);
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function applyI18n(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) {
+    el.title = t(el.dataset.i18nTitle);
+    el.setAttribute("aria-label", el.title);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+}
+
+function pref(name, fallback) {
+  try {
+    return localStorage.getItem(`setgame.${name}`) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function setPref(name, value) {
+  try {
+    localStorage.setItem(`setgame.${name}`, value);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+export function getPref(name, fallback = null) {
+  return pref(name, fallback);
+}
+
+function chooseLanguage(code) {
+  document.cookie = `lang=${code}; path=/; max-age=31536000; samesite=lax`;
+  setPref("lang", code);
+  const url = new URL(location.href);
+  url.searchParams.set("lang", code);
+  location.assign(url.toString());
+}
+
+function systemDark() {
+  return matchMedia("(prefers-color-scheme: dark)").matches;
+}
+
+function applyLook() {
+  const root = document.documentElement;
+  const theme = pref("theme", "");
+  if (theme) root.dataset.theme = theme;
+  else delete root.dataset.theme;
+  root.classList.toggle("cb", pref("colorblind", "0") === "1");
+}
+
+// Tone for game moments; silent unless the player turned sound on.
+let audio = null;
+export function beep(kind) {
+  if (pref("sound", "0") !== "1") return;
+  const tones = { set: [660, 880], wrong: [220, 180], call: [520], deal: [400], end: [523, 659, 784] };
+  try {
+    audio ||= new AudioContext();
+    let at = audio.currentTime;
+    for (const hz of tones[kind] || [440]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = hz;
+      gain.gain.setValueAtTime(0.08, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + 0.15);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + 0.16);
+      at += 0.12;
+    }
+  } catch {
+    /* no audio device: stay silent */
+  }
+}
+
+function toggle(button, name, onText, apply) {
+  const sync = () => {
+    const on = pref(name, "0") === "1";
+    button.setAttribute("aria-pressed", String(on));
+    button.classList.toggle("on", on);
+    if (onText) button.title = t(onText);
+  };
+  button.addEventListener("click", () => {
+    setPref(name, pref(name, "0") === "1" ? "0" : "1");
+    sync();
+    apply?.();
+  });
+  sync();
+}
+
+function buildHeader() {
+  const header = document.querySelector("header.top");
+  if (!header) return;
+  const select = header.querySelector("select[name=lang]");
+  for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  header.querySelector("[data-control=theme]").addEventListener("click", () => {
+    const dark = (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
+    setPref("theme", dark ? "light" : "dark");
+    applyLook();
+  });
+  toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
+  toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
+}
+
+// Load the strings (and, with cards=true, the card words) and set up the header.
+export async function init({ cards = false } = {}) {
+  applyLook();
+  const code = lang();
+  const [ui, w] = await Promise.all([
+    fetchJSON(`/static/i18n/${code}.json`),
+    cards ? fetchJSON(`/api/words/${code}`) : null,
+  ]);
+  strings = ui || (await fetchJSON("/static/i18n/en.json")) || {};
+  if (w) words = { cards: w.cards || {}, flaws: w.flaws || {} };
+  setPref("lang", code);
+  buildHeader();
+  applyI18n();
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}

@@ -1,0 +1,65 @@
+// Game events (see src/setgame/game.py) in the page language, and what the
+// room page does about them (banner, sound, flashing cards).
+
+import { cardLabel, flawText, t } from "./common.js";
+
+const labels = (codes) => (codes || []).map(cardLabel).join(", ");
+
+function wrongText(ev, who) {
+  const why =
+    ev.reason === "timeout"
+      ? t("ev.timeout")
+      : (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
+  const costs = [];
+  if (ev.point_lost) costs.push(t("ev.pointlost"));
+  if (ev.locked) costs.push(t("ev.lockedout"));
+  if (!costs.length) costs.push(t("ev.nopenalty"));
+  return `${t("ev.wrong", { name: who })}: ${why}. ${costs.join(", ")}.`;
+}
+
+const TEXTS = {
+  joined: (ev, who) => ({ text: t("ev.joined", { name: ev.name || who }) }),
+  left: (ev, who) => ({ text: t("ev.left", { name: who }) }),
+  call_cancelled: (ev, who) => ({ text: t("ev.cancelled", { name: who }) }),
+  round_started: (ev, who, ctx) => ({
+    text: t("ev.round", { n: ev.round, of: ev.rounds, name: ctx.nameOf(ev.dealer) }),
+  }),
+  called: (ev, who) => ({ text: t("ev.called", { name: who }), kind: "call" }),
+  more_cards_asked: (ev) => ({ text: t("ev.more", { n: ev.penalty }) }),
+  no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
+  set_taken: (ev, who) => ({ text: `${t("ev.set", { name: who })}: ${labels(ev.cards)}`, kind: "good" }),
+  wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
+  lockouts_lifted: () => ({ text: t("ev.lifted") }),
+  cards_added: (ev) => ({ text: t("ev.added", { n: (ev.table || []).length }) }),
+  round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
+  match_over: (ev, who, ctx) => ({
+    text: t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),
+    kind: "good",
+  }),
+};
+
+// {text, kind} for one event; ctx = {nameOf(id), you}.
+export function describe(ev, ctx) {
+  const who = ctx.nameOf(ev.player);
+  const make = TEXTS[ev.type];
+  return make ? make(ev, who, ctx) : { text: "" };
+}
+
+// What the room shows besides the log line: {banner, sound, wrong: [codes]}.
+export function effects(ev, you) {
+  switch (ev.type) {
+    case "set_taken":
+      return { banner: true, sound: "set" };
+    case "wrong_call":
+      return { banner: true, sound: "wrong", wrong: ev.cards || [] };
+    case "cards_added":
+      return { banner: true, sound: "deal" };
+    case "called":
+      return { sound: ev.player === you ? null : "call" };
+    case "round_over":
+    case "match_over":
+      return { banner: true, sound: "end" };
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,112 @@
+// The home page: the create-game form (every room setting of docs/protocol.md)
+// and the list of public rooms to join or watch.
+
+import { el, init, t } from "./common.js";
+
+const form = document.querySelector("#create");
+
+const PRESETS = {
+  multi: { mode: "multi", bots: 0 },
+  bots: { mode: "multi", bots: 2, public: false },
+  solo: { mode: "solo", bots: 0, public: false },
+  practice: { mode: "practice", bots: 0, deck: "beginner", public: false },
+};
+
+function applyPreset(name) {
+  for (const [key, value] of Object.entries(PRESETS[name])) {
+    const input = form.elements[key];
+    if (input.type === "checkbox") input.checked = value;
+    else input.value = String(value);
+  }
+  syncForm();
+  form.querySelector("[data-action=create]").focus();
+}
+
+// Settings that make no sense for a mode are hidden: one player has no
+// opponents to vote with, call, or be locked out against.
+function syncForm() {
+  const multi = form.elements.mode.value === "multi";
+  for (const name of ["no_set", "pick_seconds", "rounds", "bots", "bot_level"]) {
+    form.elements[name].closest("label").hidden = !multi;
+  }
+  form.elements.bot_level.closest("label").hidden = !multi || form.elements.bots.value === "0";
+  form.elements.level_out.value = form.elements.bot_level.value;
+}
+
+function settings() {
+  const f = form.elements;
+  const body = {
+    mode: f.mode.value,
+    penalty: f.penalty.value,
+    deck: f.deck.value,
+    public: f.public.checked,
+  };
+  if (body.mode === "multi") {
+    Object.assign(body, {
+      no_set: f.no_set.value,
+      pick_seconds: Number(f.pick_seconds.value),
+      rounds: f.rounds.value,
+      bots: Number(f.bots.value),
+      bot_level: Number(f.bot_level.value),
+    });
+  }
+  return body;
+}
+
+async function create(e) {
+  e.preventDefault();
+  const error = document.querySelector("#create-error");
+  error.textContent = "";
+  try {
+    const res = await fetch("/api/rooms", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(settings()),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(data.message || data.error || `HTTP ${res.status}`);
+    location.assign(data.url);
+  } catch (err) {
+    error.textContent = `${t("home.failed")}: ${err.message}`;
+  }
+}
+
+function roomRow(room) {
+  const url = room.url || `/room/${room.id}`;
+  const open = room.phase === "lobby" || room.phase === undefined;
+  return el(
+    "tr",
+    {},
+    el("td", { text: t(`mode.${room.mode}`) }),
+    el("td", { text: (room.players || []).join(", ") || "—" }),
+    el("td", { text: t(`phase.${room.phase}`) }),
+    el(
+      "td",
+      { class: "go" },
+      open ? el("a", { href: url, class: "button", "data-join": room.id, text: t("home.join") }) : null,
+      el("a", { href: url, class: "button quiet", "data-watch": room.id, text: t("home.watch") }),
+    ),
+  );
+}
+
+async function refresh() {
+  try {
+    const res = await fetch("/api/rooms");
+    const rooms = res.ok ? await res.json() : [];
+    document.querySelector("#rooms tbody").replaceChildren(...rooms.map(roomRow));
+    document.querySelector("#no-rooms").hidden = rooms.length > 0;
+    document.querySelector("#rooms").hidden = rooms.length === 0;
+  } catch {
+    /* the list comes back on the next refresh */
+  }
+}
+
+await init();
+for (const b of document.querySelectorAll("[data-preset]")) {
+  b.addEventListener("click", () => applyPreset(b.dataset.preset));
+}
+form.addEventListener("input", syncForm);
+form.addEventListener("submit", create);
+syncForm();
+refresh();
+setInterval(refresh, 5000);

@@ -1,0 +1,98 @@
+// The browser's side of docs/protocol.md: one WebSocket per room, a seat token
+// kept in localStorage per room, and reconnection that resumes from the last
+// version seen.
+
+const tokenKey = (room) => `setgame.token.${room}`;
+
+export class Connection {
+  constructor(room, handlers) {
+    this.room = room;
+    this.handlers = handlers; // {welcome, joined, update, hint, error, status}
+    this.version = null;
+    this.ws = null;
+    this.retry = 0;
+    this.closed = false;
+    this.pinger = null;
+  }
+
+  get token() {
+    try {
+      return localStorage.getItem(tokenKey(this.room));
+    } catch {
+      return null;
+    }
+  }
+
+  set token(value) {
+    try {
+      if (value) localStorage.setItem(tokenKey(this.room), value);
+      else localStorage.removeItem(tokenKey(this.room));
+    } catch {
+      /* storage disabled: the seat lasts as long as the page */
+    }
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.room)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.raw({ type: "hello", token: this.token, since: this.version });
+      this.handlers.status?.("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.raw({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = (e) => this.closedBy(e, ws);
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (typeof msg.version === "number") this.version = msg.version;
+    if (msg.type === "joined" && msg.token) this.token = msg.token;
+    this.handlers[msg.type]?.(msg);
+  }
+
+  closedBy(event, ws) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    if (this.closed) return;
+    if (event.code === 4004) {
+      this.handlers.status?.("gone");
+      return;
+    }
+    this.handlers.status?.("reconnecting");
+    const delay = Math.min(5000, 250 * 2 ** this.retry++);
+    setTimeout(() => this.connect(), delay);
+  }
+
+  raw(msg) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  // Actions that depend on what the player saw carry the version they saw.
+  send(type, fields = {}) {
+    const versioned = type === "call" || type === "pick";
+    return this.raw({ type, ...fields, ...(versioned ? { version: this.version } : {}) });
+  }
+
+  forget() {
+    this.token = null;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pinger);
+    this.ws?.close(1000);
+  }
+}

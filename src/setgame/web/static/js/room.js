@@ -1,0 +1,302 @@
+// The room page: joins, shows the table and the players, and turns clicks and
+// keys into protocol actions. The server decides everything; this page only
+// shows the state it receives and asks.
+
+import { beep, getPref, init, setPref, t } from "./common.js";
+import { Connection } from "./protocol.js";
+import { describe, effects } from "./events.js";
+import { indexForKey, renderTable } from "./table.js";
+import { renderResults, renderScores } from "./scores.js";
+
+const $ = (sel) => document.querySelector(sel);
+const act = (name) => document.querySelector(`[data-action=${name}]`);
+
+const room = document.body.dataset.room;
+let state = null;
+let you = null;
+let selected = [];
+let picking = false;
+let pendingCall = null; // a card clicked to call: it becomes the first pick
+let hintCards = [];
+let deadlineAt = null;
+let clockBase = null;
+let bannerUntil = 0;
+let conn = null;
+
+const me = () => state?.players?.find((p) => p.id === you) || null;
+const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? id ?? "";
+const playing = () => state?.phase === "playing";
+const solo = () => state && state.mode !== "multi";
+
+function setBanner(text, kind = "", ms = 0) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = `banner ${kind}`;
+  bannerUntil = ms ? performance.now() + ms : 0;
+}
+
+function log(text, kind = "") {
+  if (!text) return;
+  const list = $("#log");
+  list.prepend(Object.assign(document.createElement("li"), { textContent: text, className: kind }));
+  while (list.children.length > 30) list.lastChild.remove();
+}
+
+// --- rendering --------------------------------------------------------------
+
+function renderCards() {
+  const table = $("#table");
+  const codes = state?.table || [];
+  renderTable(table, codes);
+  selected = selected.filter((c) => codes.includes(c));
+  hintCards = hintCards.filter((c) => codes.includes(c));
+  for (const card of table.children) {
+    const code = card.dataset.card;
+    card.classList.toggle("selected", selected.includes(code));
+    card.classList.toggle("hinted", hintCards.includes(code));
+    card.setAttribute("aria-pressed", String(selected.includes(code)));
+  }
+  table.classList.toggle("held", Boolean(state?.holder));
+}
+
+function show(name, visible, disabled = false) {
+  const b = act(name);
+  b.hidden = !visible;
+  b.disabled = disabled;
+}
+
+function renderActions() {
+  const seated = Boolean(you && me());
+  const mine = me();
+  const phase = state?.phase;
+  const multi = state?.mode === "multi";
+  const canCall = playing() && !state.holder && !mine?.locked;
+  show("start", seated && (phase === "lobby" || phase === "round_over"));
+  show("call-set", seated && multi && playing(), !canCall);
+  show("no-set", seated && playing(), Boolean(state.holder) || Boolean(mine?.declared));
+  show("hint", seated && state.mode === "practice" && playing());
+  show("again", seated && phase === "match_over");
+  show("leave", seated && phase !== "match_over");
+  $("#noset-label").textContent = t(multi ? "room.noset" : "room.more");
+  $("#join").hidden = seated;
+}
+
+function renderStatus() {
+  const s = state;
+  $("#phase").textContent = t(`phase.${s.phase}`);
+  const dealer = s.dealer ? ` · ${t("room.dealer", { name: nameOf(s.dealer) })}` : "";
+  $("#round").textContent =
+    s.rounds > 1 && s.round ? `${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
+  const deck = $("#deck");
+  deck.dataset.deck = String(s.deck ?? 0);
+  deck.textContent = String(s.deck ?? 0);
+  deadlineAt = s.holder ? performance.now() + secondsLeft(s) * 1000 : null;
+  clockBase = typeof s.clock === "number" ? [s.clock, performance.now()] : null;
+  const votes = (s.players || []).filter((p) => p.declared).map((p) => p.name);
+  $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// The view gives the seconds left as `deadline_in`; without it, a fresh call
+// leaves the whole pick window.
+function secondsLeft(s) {
+  if (typeof s.deadline_in === "number") return s.deadline_in;
+  return s.settings?.pick_seconds ?? 5;
+}
+
+function render() {
+  if (!state) return;
+  renderCards();
+  renderStatus();
+  renderScores($("#scores"), state, you);
+  renderActions();
+  renderResults($("#results"), $("#standings"), state);
+  tick();
+}
+
+// Countdown of the pick window and the solo clock, between server updates.
+function tick() {
+  if (!state) return;
+  const now = performance.now();
+  if (state.holder && deadlineAt !== null) {
+    const left = Math.max(0, (deadlineAt - now) / 1000).toFixed(1);
+    const who = state.holder === you ? t("room.youhold") : t("room.holds", { name: nameOf(state.holder) });
+    setBanner(`${who} ${left} s`, state.holder === you ? "mine" : "held");
+  } else if (bannerUntil && now > bannerUntil) {
+    setBanner("");
+  } else if (!bannerUntil && !state.holder) {
+    setBanner(idleText());
+  }
+  if (clockBase && state.mode !== "multi") {
+    const running = playing() ? (now - clockBase[1]) / 1000 : 0;
+    $("#clock").textContent = `⏱ ${formatTime(clockBase[0] + running)}`;
+  }
+}
+
+function idleText() {
+  if (!state) return "";
+  if (state.phase === "lobby") return t(you ? "room.waitstart" : "room.watching");
+  if (state.phase === "round_over") return t("room.roundover");
+  if (state.phase === "match_over") return t("room.matchover");
+  if (me()?.locked) return t("room.locked");
+  return solo() ? t("room.findsolo") : t("room.find");
+}
+
+function formatTime(seconds) {
+  const s = Math.floor(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// --- actions ----------------------------------------------------------------
+
+function call(card = null) {
+  if (!playing() || state.holder || solo()) return;
+  pendingCall = card;
+  conn.send("call");
+  beep("call");
+}
+
+function sendPick() {
+  if (picking) return;
+  picking = true;
+  conn.send("pick", { cards: selected.slice() });
+}
+
+function choose(code) {
+  if (!state || !playing() || !you) return;
+  const mayPick = solo() || state.holder === you;
+  if (!mayPick) {
+    if (!state.holder) call(code);
+    return;
+  }
+  selected = selected.includes(code) ? selected.filter((c) => c !== code) : [...selected, code];
+  renderCards();
+  if (selected.length === 3) sendPick();
+}
+
+function onKey(e) {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === " ") {
+    e.preventDefault();
+    call();
+  } else if (e.key === "n" || e.key === "N") {
+    if (!act("no-set").hidden && !act("no-set").disabled) conn.send("no_set");
+  } else if (e.key === "h" || e.key === "H") {
+    if (!act("hint").hidden) conn.send("hint");
+  } else {
+    const i = indexForKey(e.key);
+    const code = state?.table?.[i];
+    if (i >= 0 && code) choose(code);
+  }
+}
+
+function bind() {
+  $("#table").addEventListener("click", (e) => {
+    const card = e.target.closest("[data-card]");
+    if (card) choose(card.dataset.card);
+  });
+  document.addEventListener("keydown", onKey);
+  $("#join").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("input[name=player-name]").value.trim();
+    if (!name) return;
+    setPref("name", name);
+    conn.send("join", { name });
+  });
+  act("start").addEventListener("click", () => conn.send("start"));
+  act("call-set").addEventListener("click", () => call());
+  act("no-set").addEventListener("click", () => conn.send("no_set"));
+  act("hint").addEventListener("click", () => conn.send("hint"));
+  act("again").addEventListener("click", () => conn.send("again"));
+  act("leave").addEventListener("click", () => {
+    conn.send("leave");
+    conn.forget();
+    you = null;
+    render();
+  });
+  act("copy").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+  $(".share .link").value = `${location.origin}/room/${room}`;
+  $("input[name=player-name]").value = getPref("name", "") || "";
+  setInterval(tick, 100);
+}
+
+// --- messages from the server ----------------------------------------------
+
+function adopt(next) {
+  const before = state;
+  state = next;
+  if (state.mode === "multi") {
+    if (state.holder !== you) {
+      selected = [];
+      picking = false;
+      pendingCall = null;
+    } else if (pendingCall) {
+      if (!selected.includes(pendingCall)) selected = [pendingCall, ...selected];
+      pendingCall = null;
+    }
+  } else if (picking && before?.version !== state.version) {
+    selected = [];
+    picking = false;
+  }
+  if (before?.table?.join() !== state.table?.join()) hintCards = [];
+}
+
+function onEvents(events) {
+  for (const ev of events || []) {
+    const text = describe(ev, { nameOf, you });
+    log(text.text, text.kind);
+    const fx = effects(ev, you);
+    if (fx.banner) setBanner(text.text, text.kind, 4000);
+    if (fx.sound) beep(fx.sound);
+    if (fx.wrong) flashWrong(fx.wrong);
+  }
+}
+
+function flashWrong(codes) {
+  for (const card of $("#table").children) {
+    if (codes.includes(card.dataset.card)) {
+      card.classList.add("wrong");
+      setTimeout(() => card.classList.remove("wrong"), 1500);
+    }
+  }
+}
+
+const handlers = {
+  welcome(msg) {
+    you = msg.you ?? null;
+    adopt(msg.state);
+    if (msg.missed) onEvents(msg.missed);
+    render();
+  },
+  joined(msg) {
+    you = msg.player;
+    render();
+  },
+  update(msg) {
+    adopt(msg.state);
+    render();
+    onEvents(msg.events);
+  },
+  hint(msg) {
+    hintCards = msg.cards || [];
+    renderCards();
+  },
+  error(msg) {
+    if (msg.request === "call") pendingCall = null;
+    if (msg.request === "pick") {
+      picking = false;
+      if (solo()) selected = [];
+    }
+    const known = t(`err.${msg.code}`);
+    setBanner(known === `err.${msg.code}` ? msg.message : known, "error", 3000);
+    render();
+  },
+  status(s) {
+    $("#conn").textContent = s === "open" ? "" : t(`conn.${s}`);
+    $("#conn").className = `conn ${s}`;
+  },
+};
+
+await init({ cards: true });
+bind();
+conn = new Connection(room, handlers);
+conn.connect();

@@ -1,0 +1,68 @@
+// The scoreboard (data-player / data-score hooks) and the results table.
+
+import { el, t } from "./common.js";
+
+function badges(p, state, you) {
+  const marks = [];
+  if (p.id === you) marks.push(["you", t("score.you")]);
+  if (p.bot) marks.push(["bot", t("score.bot")]);
+  if (state.holder === p.id) marks.push(["holder", t("score.holds")]);
+  if (p.locked) marks.push(["locked", t("score.locked")]);
+  if (p.declared) marks.push(["declared", t("score.declared")]);
+  if (state.dealer === p.id && state.rounds > 1) marks.push(["dealer", t("score.dealer")]);
+  if (p.present === false || p.connected === false) marks.push(["away", t("score.away")]);
+  return marks.map(([cls, text]) => el("span", { class: `badge ${cls}`, text }));
+}
+
+export function renderScores(list, state, you) {
+  const match = state.rounds > 1;
+  list.replaceChildren(
+    ...(state.players || []).map((p) =>
+      el(
+        "li",
+        {
+          "data-player": p.name,
+          "data-score": String(p.score),
+          "data-total": String(p.total ?? p.score),
+          class: [state.holder === p.id && "holding", p.id === you && "me"].filter(Boolean).join(" "),
+        },
+        el("span", { class: "name", text: p.name }),
+        ...badges(p, state, you),
+        el("b", { class: "score", text: String(p.score) }),
+        match ? el("small", { class: "total", text: `Σ ${p.total ?? p.score}` }) : null,
+      ),
+    ),
+  );
+}
+
+// Standings after a round or the match, with the winners and solo figures.
+export function renderResults(box, list, state) {
+  const over = state.phase === "round_over" || state.phase === "match_over";
+  box.hidden = !over;
+  if (!over) return;
+  const result = state.result || {};
+  const winners = result.winners || [];
+  const rows = [...(state.players || [])].sort((a, b) => b.total - a.total);
+  list.replaceChildren(
+    ...rows.map((p) =>
+      el(
+        "li",
+        { class: winners.includes(p.id) ? "winner" : "" },
+        el("span", { class: "name", text: p.name }),
+        el("b", { text: ` ${p.total}` }),
+        winners.includes(p.id) ? el("span", { class: "badge winner", text: t("res.winner") }) : null,
+      ),
+    ),
+  );
+  const solo = result.solo;
+  if (solo) {
+    const secs = solo.seconds == null ? "" : `${Math.round(solo.seconds)} s`;
+    list.append(
+      el("li", { class: "solo", text: t("res.solo", { sets: solo.sets, pen: solo.penalties, time: secs }) }),
+      el("li", { class: "solo", text: t(solo.won ? "res.won" : "res.lost") }),
+    );
+  }
+  box.querySelector("h2").textContent = t(state.phase === "match_over" ? "res.final" : "res.round", {
+    n: state.round,
+  });
+}
