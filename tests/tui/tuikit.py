@@ -1,0 +1,68 @@
+"""Helpers for driving the terminal game: a clock the test moves, keys for sets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from setgame.cards import parse_card
+from setgame.sets import find_sets, is_set
+from setgame.tui.app import SetApp
+from setgame.tui.local import LocalSession
+from setgame.tui.widgets import KEYS
+
+
+@dataclass
+class FakeClock:
+    """The app's clock, moved by the test: ``clock.now += 1.5``."""
+
+    now: float = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_app(
+    clock: FakeClock, mode: str = "solo", *, lang: str = "en", **options: object
+) -> SetApp:
+    options.setdefault("deck", "beginner")
+    options.setdefault("seed", 3)
+    session = LocalSession(mode, **options)  # type: ignore[arg-type]
+    # a long poll interval: the test decides when time passes and redraws
+    return SetApp(session, lang=lang, clock=clock, poll_seconds=3600)
+
+
+def table(app: SetApp) -> list[str]:
+    return list(app.view["table"])
+
+
+def keys_for(app: SetApp, codes: tuple[str, ...]) -> list[str]:
+    """The keys that pick ``codes`` on the app's table."""
+    current = table(app)
+    return [KEYS[current.index(code)] for code in codes]
+
+
+def a_set(app: SetApp) -> tuple[str, str, str] | None:
+    current = table(app)
+    sets = find_sets([parse_card(code) for code in current])
+    if not sets:
+        return None
+    return tuple(current[[parse_card(c) for c in current].index(card)] for card in sets[0])  # type: ignore[return-value]
+
+
+def not_a_set(app: SetApp) -> tuple[str, str, str]:
+    current = table(app)
+    for i in range(len(current)):
+        for j in range(i + 1, len(current)):
+            for k in range(j + 1, len(current)):
+                triple = (current[i], current[j], current[k])
+                if not is_set(*(parse_card(c) for c in triple)):
+                    return triple
+    raise AssertionError("every triple on the table is a set")
+
+
+def message(app: SetApp) -> str:
+    return str(app.message_bar.content)
+
+
+def me(app: SetApp) -> dict[str, object]:
+    return next(p for p in app.view["players"] if p["id"] == app.view["you"])
