@@ -1,0 +1,46 @@
+"""The web game server: Starlette app, rooms, storage and the socket protocol.
+
+``setgame serve`` calls :func:`serve`; tests build the app with :func:`create_app`.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Final
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 8000
+WS_MAX_SIZE: Final = 65536
+"""Frames above this are refused by the websocket layer itself (close 1009); the server
+refuses anything above the protocol's 4096 bytes on its own, also with 1009."""
+
+
+def create_app(db_url: str | Path | None = None, **options: Any) -> Any:
+    """The Starlette app storing into ``db_url`` (an SQLite path or an SQLAlchemy URL;
+    default ``setgame.db`` in the current directory)."""
+    from setgame.server.app import build
+    from setgame.server.storage import Storage, database_url
+
+    return build(Storage(database_url(db_url)), **options)
+
+
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    db: str | Path | None = None,
+    *,
+    log_level: str = "info",
+) -> None:
+    """Run the game server until interrupted."""
+    import uvicorn
+
+    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    uvicorn.run(
+        create_app(db),
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=log_level,
+        lifespan="on",
+    )

@@ -1,0 +1,281 @@
+"""HTTP routes: the pages, the static web client, the JSON API and the websocket.
+
+See ``docs/protocol.md`` for every route. Pages are the web client's HTML files
+with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from setgame import i18n
+from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
+from setgame.game import Game, GameError, Settings, action_from_dict
+from setgame.server import protocol as p
+from setgame.server.rooms import _ENGINE_FIELDS, Rooms
+from setgame.server.sockets import websocket_endpoint
+from setgame.server.storage import Storage
+from setgame.sets import Flaw
+
+WEB: Final = Path(__file__).resolve().parent.parent / "web"
+LANG_COOKIE: Final = "lang"
+_TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
+
+
+# --- language ---------------------------------------------------------------
+
+
+def negotiate(request: Request) -> str:
+    """``?lang`` > the ``lang`` cookie > Accept-Language > English."""
+    for candidate in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if candidate in i18n.LANGUAGES:
+            return candidate
+    return accept_language(request.headers.get("accept-language", ""))
+
+
+def accept_language(header: str) -> str:
+    """The best of our languages for an Accept-Language header.
+
+    >>> accept_language("de-CH,de;q=0.9,en;q=0.8")
+    'de'
+    >>> accept_language("fr, pl;q=0.5, ru;q=0.7")
+    'ru'
+    >>> accept_language("")
+    'en'
+    """
+    best, best_q = i18n.DEFAULT_LANGUAGE, 0.0
+    for item in header.split(","):
+        tag, _, params = item.strip().partition(";")
+        match = _TAG.match(tag.strip())
+        lang = match.group(0).lower() if match else ""
+        q = _quality(params)
+        if lang in i18n.LANGUAGES and q > best_q:
+            best, best_q = lang, q
+    return best
+
+
+def _quality(params: str) -> float:
+    for param in params.split(";"):
+        key, _, value = param.strip().partition("=")
+        if key == "q":
+            try:
+                return max(0.0, min(1.0, float(value)))
+            except ValueError:
+                return 0.0
+    return 1.0
+
+
+# --- pages ------------------------------------------------------------------
+
+
+def _page(request: Request, name: str, **values: str) -> Response:
+    lang = negotiate(request)
+    path = request.app.state.web / "pages" / f"{name}.html"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HTTPException(404, f"page {name!r} is not installed") from None
+    fields = {"lang": lang, **{k: html.escape(v) for k, v in values.items()}}
+    if "{{rules}}" in text:
+        fields["rules"] = _rules_fragment(request.app.state.web, lang)
+    for key, value in fields.items():
+        text = text.replace("{{" + key + "}}", value)
+    response = HTMLResponse(text, headers=_page_headers(request, lang))
+    if request.query_params.get("lang") == lang:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def _rules_fragment(web: Path, lang: str) -> str:
+    for candidate in (lang, i18n.DEFAULT_LANGUAGE):
+        path = web / "rules" / f"{candidate}.html"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return ""
+
+
+def _page_headers(request: Request, lang: str) -> dict[str, str]:
+    host = request.headers.get("host", "")
+    return {
+        "Content-Language": lang,
+        "Vary": "Accept-Language, Cookie",
+        "Cache-Control": "no-cache",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+        "Content-Security-Policy": (
+            "default-src 'self'; img-src 'self' data:; media-src 'self' data:; "
+            "style-src 'self' 'unsafe-inline'; script-src 'self'; "
+            f"connect-src 'self' ws://{host} wss://{host}; "
+            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        ),
+    }
+
+
+async def home(request: Request) -> Response:
+    return _page(request, "home")
+
+
+async def rules(request: Request) -> Response:
+    return _page(request, "rules")
+
+
+async def room_page(request: Request) -> Response:
+    room_id = request.path_params["room_id"]
+    if _rooms(request).get(room_id) is None:
+        raise HTTPException(404, f"no such room: {room_id!r}")
+    return _page(request, "room", room_id=room_id)
+
+
+async def replay_page(request: Request) -> Response:
+    return _page(request, "replay", game_id=request.path_params["game_id"])
+
+
+# --- JSON API ---------------------------------------------------------------
+
+
+def _rooms(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+async def create_room(request: Request) -> Response:
+    body = await request.body()
+    try:
+        settings = p.decode_settings(body)
+        room = await _rooms(request).create(settings)
+    except p.ProtocolError as exc:
+        return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
+    except GameError as exc:
+        return _error(400, exc.code, str(exc))
+    return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
+
+
+async def list_rooms(request: Request) -> Response:
+    return JSONResponse(_rooms(request).public())
+
+
+async def get_room(request: Request) -> Response:
+    room_id = request.path_params["room_id"]
+    room = _rooms(request).get(room_id)
+    if room is None:
+        return _error(404, "no_room", f"no such room: {room_id!r}")
+    return JSONResponse(room.summary() | {"state": room.view(None)})
+
+
+async def replay(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    storage: Storage = request.app.state.storage
+    row = await storage.game(game_id)
+    if row is None:
+        return _error(404, "no_game", f"no such game: {game_id!r}")
+    if row.status != "finished":
+        return _error(409, "not_finished", f"game {game_id!r} is still being played")
+    settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in _ENGINE_FIELDS})
+    game = Game(settings, row.seed)
+    steps: list[dict[str, Any]] = []
+    for action in await storage.actions(game_id):
+        events = game.apply(action_from_dict(action.action))
+        steps.append(
+            {"version": action.version, "at": action.at, "events": events, "state": _step(game)}
+        )
+    players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
+    body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
+    return JSONResponse(body | {"events": steps})
+
+
+def _step(game: Game) -> dict[str, Any]:
+    return game.view(None, None)
+
+
+async def words(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        return _error(404, "no_language", f"unknown language: {lang!r}")
+    return JSONResponse(words_of(lang))
+
+
+def words_of(lang: str) -> dict[str, Any]:
+    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``)."""
+    cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
+    flaws = {
+        f"{attr}:{common}:{odd}": i18n.flaw_text(Flaw(attr, common, odd), lang)
+        for attr in range(4)
+        for common in range(3)
+        for odd in range(3)
+        if odd != common
+    }
+    attributes = [
+        {"name": name, "values": list(VALUE_NAMES[i])} for i, name in enumerate(ATTRIBUTE_NAMES)
+    ]
+    return {"lang": lang, "cards": cards, "flaws": flaws, "attributes": attributes}
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True, "rooms": len(_rooms(request).rooms)})
+
+
+async def schema(request: Request) -> Response:
+    return JSONResponse(p.schemas())
+
+
+# --- the app ----------------------------------------------------------------
+
+
+def routes(web: Path) -> list[Any]:
+    return [
+        Route("/", home),
+        Route("/rules", rules),
+        Route("/room/{room_id}", room_page),
+        Route("/replay/{game_id}", replay_page),
+        Route("/api/health", health),
+        Route("/api/schema", schema),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", list_rooms, methods=["GET"]),
+        Route("/api/rooms/{room_id}", get_room),
+        Route("/api/games/{game_id}/replay", replay),
+        Route("/api/words/{lang}", words),
+        WebSocketRoute("/ws/{room_id}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
+    ]
+
+
+def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlette:
+    """The Starlette app over ``storage``; rooms in progress come back on startup."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await storage.open()
+        rooms = Rooms(storage)
+        app.state.rooms = rooms
+        from setgame.server.bots import BotPlayers
+
+        players = BotPlayers(rooms)
+        if restore:
+            await rooms.restore()
+        try:
+            yield
+        finally:
+            await players.close()
+            await rooms.close()
+            await storage.close()
+
+    app = Starlette(routes=routes(web), lifespan=lifespan)
+    app.state.storage = storage
+    app.state.web = web
+    return app

@@ -1,0 +1,241 @@
+"""The wire protocol: typed messages per direction, decoded with a size limit.
+
+Every frame is a JSON object with a ``type`` tag. Client messages are decoded
+straight into the tagged structs below; anything else becomes a
+:class:`ProtocolError` carrying a stable ``code`` and quoting the input.
+See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+
+MAX_FRAME: Final = 4096
+"""The largest client frame, in bytes of UTF-8."""
+
+# Close codes (RFC 6455 and the application range 4000-4999).
+CLOSE_UNSUPPORTED: Final = 1003
+CLOSE_POLICY: Final = 1008
+CLOSE_TOO_BIG: Final = 1009
+CLOSE_SERVER_ERROR: Final = 1011
+CLOSE_NO_ROOM: Final = 4004
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
+CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=4)]
+Version = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be accepted; ``code`` is stable, the text quotes it."""
+
+    def __init__(self, code: str, message: str, request: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.request = request
+
+
+# --- client -> server -------------------------------------------------------
+
+
+class _In(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class Hello(_In, tag="hello"):
+    token: str | None = None
+    since: Version | None = None
+
+
+class Join(_In, tag="join"):
+    name: Name
+
+
+class Start(_In, tag="start"):
+    pass
+
+
+class Call(_In, tag="call"):
+    version: Version
+
+
+class Pick(_In, tag="pick"):
+    cards: Annotated[list[CardCode], msgspec.Meta(min_length=3, max_length=3)]
+    version: Version
+
+
+class NoSet(_In, tag="no_set"):
+    pass
+
+
+class Hint(_In, tag="hint"):
+    pass
+
+
+class Again(_In, tag="again"):
+    pass
+
+
+class Leave(_In, tag="leave"):
+    pass
+
+
+class Ping(_In, tag="ping"):
+    pass
+
+
+ClientMessage = Hello | Join | Start | Call | Pick | NoSet | Hint | Again | Leave | Ping
+CLIENT_TYPES: Final = tuple(
+    m.__struct_config__.tag
+    for m in (Hello, Join, Start, Call, Pick, NoSet, Hint, Again, Leave, Ping)
+)
+
+# --- server -> client -------------------------------------------------------
+
+
+class _Out(msgspec.Struct, tag_field="type", omit_defaults=False):
+    pass
+
+
+class Welcome(_Out, tag="welcome"):
+    room: str
+    game: str
+    you: str | None
+    version: int
+    state: dict[str, Any]
+    missed: list[dict[str, Any]] | None = None
+
+
+class Joined(_Out, tag="joined"):
+    player: str
+    token: str
+
+
+class Update(_Out, tag="update"):
+    version: int
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+class HintReply(_Out, tag="hint"):
+    cards: list[str]
+
+
+class Presence(_Out, tag="presence"):
+    player: str
+    connected: bool
+
+
+class Error(_Out, tag="error"):
+    code: str
+    message: str
+    request: str | None = None
+
+
+class Pong(_Out, tag="pong"):
+    pass
+
+
+ServerMessage = Welcome | Joined | Update | HintReply | Presence | Error | Pong
+
+# --- decoding ---------------------------------------------------------------
+
+_decoder: Final = msgspec.json.Decoder(ClientMessage)
+_encoder: Final = msgspec.json.Encoder()
+
+
+def _request_type(data: bytes) -> str | None:
+    """The ``type`` of a frame that failed validation, when it is readable."""
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def decode(frame: str | bytes) -> ClientMessage:
+    """One client frame -> a typed message, or :class:`ProtocolError`.
+
+    >>> decode('{"type": "pick", "cards": ["1RSD", "2GTO", "3POS"], "version": 7}')
+    Pick(cards=['1RSD', '2GTO', '3POS'], version=7)
+    >>> decode('{"type": "dance"}')
+    Traceback (most recent call last):
+    ...
+    setgame.server.protocol.ProtocolError: unknown message type: 'dance' in '{"type": "dance"}'
+    """
+    data = frame.encode() if isinstance(frame, str) else frame
+    if len(data) > MAX_FRAME:
+        raise ProtocolError("too_big", f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+    try:
+        message: ClientMessage = _decoder.decode(data)
+        return message
+    except msgspec.ValidationError as exc:
+        kind = _request_type(data)
+        text = _quote(data)
+        if kind is not None and kind not in CLIENT_TYPES:
+            raise ProtocolError(
+                "unknown_type", f"unknown message type: {kind!r} in {text}"
+            ) from None
+        if kind is None and "type" in str(exc):
+            raise ProtocolError("bad_message", f"a message needs a string 'type': {text}") from None
+        raise ProtocolError("bad_message", f"{exc} in {text}", kind) from None
+    except msgspec.DecodeError:
+        raise ProtocolError("bad_json", f"not a JSON message: {_quote(data)}") from None
+
+
+def _quote(data: bytes, limit: int = 200) -> str:
+    text = data.decode("utf-8", "replace")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def encode(message: ServerMessage) -> str:
+    """A server message as a JSON text frame."""
+    return _encoder.encode(message).decode()
+
+
+def schemas() -> dict[str, Any]:
+    """JSON Schemas of both directions, for ``docs/protocol.md``."""
+    (client,), client_defs = msgspec.json.schema_components([ClientMessage])
+    (server,), server_defs = msgspec.json.schema_components([ServerMessage])
+    return {
+        "client": {"anyOf": client["anyOf"], "$defs": client_defs},
+        "server": {"anyOf": server["anyOf"], "$defs": server_defs},
+    }
+
+
+# --- room settings (POST /api/rooms) ---------------------------------------
+
+
+class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The settings of a room: the engine's game settings plus room-only ones."""
+
+    mode: Literal["multi", "solo", "practice"] = "multi"
+    penalty: Literal["point", "lockout", "both", "none"] = "point"
+    no_set: Literal["vote", "auto"] = "vote"
+    deck: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "full"
+    pick_seconds: Annotated[float, msgspec.Meta(ge=1, le=60)] = 5.0
+    rounds: Literal["match", "single"] = "match"
+    bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
+    bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
+    public: bool = True
+
+
+_settings_decoder: Final = msgspec.json.Decoder(RoomSettings)
+
+
+def decode_settings(body: bytes) -> RoomSettings:
+    """A POST body -> :class:`RoomSettings`; an empty body takes every default."""
+    if not body.strip():
+        return RoomSettings()
+    if len(body) > MAX_FRAME:
+        raise ProtocolError("too_big", f"settings of {len(body)} bytes exceed {MAX_FRAME}")
+    try:
+        return _settings_decoder.decode(body)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ProtocolError("bad_settings", f"{exc} in {_quote(body)}") from None
+
+
+def settings_dict(settings: RoomSettings) -> dict[str, Any]:
+    return msgspec.to_builtins(settings)  # type: ignore[no-any-return]

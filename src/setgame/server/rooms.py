@@ -1,0 +1,543 @@
+"""Rooms: each room is the single owner of one game at a time.
+
+Every action on a room goes through :meth:`Room.act`, which holds the room's
+lock, brings the game up to the server clock (an expired pick window is a
+``Tick``), applies the action, numbers it (the room's ``version``), writes it
+to the database and only then broadcasts an ``update`` to every connection of
+the room, each with its own player's view.
+
+The game clock is ``time.monotonic()`` plus an offset; a restored room starts
+its clock at the time of its last action, so pick windows keep their meaning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from setgame import game as engine
+from setgame.cards import CardError, card_names, parse_card
+from setgame.server import protocol as p
+from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
+
+log = logging.getLogger(__name__)
+
+RECENT: Final = 256
+"""How many recent versions a room keeps in memory for reconnecting clients."""
+
+
+class Connection(Protocol):
+    """What a room needs of a client connection (see ``sockets.py``)."""
+
+    player: str | None
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int) -> None: ...
+
+
+@dataclass(slots=True)
+class Seat:
+    player: str
+    name: str
+    token_hash: str | None
+    bot_level: int | None = None
+
+
+@dataclass(slots=True)
+class _Hint:
+    table: tuple[int, ...]
+    cards: tuple[int, ...]
+    shown: int = 0
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id(nbytes: int = 6) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+def engine_settings(settings: p.RoomSettings) -> engine.Settings:
+    return engine.Settings(
+        mode=settings.mode,
+        penalty=settings.penalty,
+        no_set=settings.no_set,
+        deck=settings.deck,
+        pick_seconds=settings.pick_seconds,
+        rounds=settings.rounds,
+    )
+
+
+class Room:
+    """One room: its seats, its current game, its connections and its event stream."""
+
+    def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage) -> None:
+        self.id = rid
+        self.settings = settings
+        self.storage = storage
+        self.created = time.time()
+        self.seats: dict[str, Seat] = {}
+        self.conns: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.game = engine.Game(engine_settings(settings), 0)
+        self.game_id = ""
+        self.version = 0  # the room's event counter, across its games
+        self.base = 0  # the room version before the current game's first action
+        self.recent: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=RECENT)
+        self._changed = asyncio.Event()
+        self.broken = False
+        self._clock_base = 0.0
+        self._clock_start = time.monotonic()
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._hints: dict[str, _Hint] = {}
+        self.on_change: list[Callable[[Room], None]] = []
+
+    # --- clock and identity ---------------------------------------------------------------
+
+    def now(self) -> float:
+        """Game time: seconds since the current game began, continued across restarts."""
+        return round(self._clock_base + time.monotonic() - self._clock_start, 3)
+
+    def _reset_clock(self, at: float) -> None:
+        self._clock_base = at
+        self._clock_start = time.monotonic()
+
+    def seat_for(self, token: str | None) -> str | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats.values():
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.player
+        return None
+
+    @property
+    def phase(self) -> str:
+        return self.game.phase
+
+    def summary(self) -> dict[str, Any]:
+        """The public description of the room (``GET /api/rooms``)."""
+        return {
+            "id": self.id,
+            "url": f"/room/{self.id}",
+            "mode": self.settings.mode,
+            "players": [pl.name for pl in self.game.present()],
+            "phase": self.game.phase,
+            "settings": p.settings_dict(self.settings),
+            "game": self.game_id,
+            "spectators": sum(1 for c in self.conns if c.player is None),
+        }
+
+    # --- views ----------------------------------------------------------------------------
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        state = self.game.view(player, self.now())
+        state["version"] = self.version
+        state["game"] = self.game_id
+        state["room"] = self.id
+        online = {c.player for c in self.conns}
+        for entry in state["players"]:
+            seat = self.seats.get(entry["id"])
+            entry["bot"] = seat.bot_level if seat else None
+            entry["connected"] = entry["bot"] is not None or entry["id"] in online
+        return state
+
+    def welcome(self, conn: Connection, since: int | None) -> str:
+        return p.encode(
+            p.Welcome(
+                room=self.id,
+                game=self.game_id,
+                you=conn.player,
+                version=self.version,
+                state=self.view(conn.player),
+                missed=self.missed(since),
+            )
+        )
+
+    def missed(self, since: int | None) -> list[dict[str, Any]] | None:
+        """Events after version ``since`` when all are still in memory; else None (resync)."""
+        if since is None or since > self.version:
+            return None
+        if since == self.version:
+            return []
+        if not self.recent or self.recent[0][0] > since + 1:
+            return None
+        return [{"version": v, "events": ev} for v, ev in self.recent if v > since]
+
+    # --- connections ----------------------------------------------------------------------
+
+    def attach(self, conn: Connection) -> None:
+        was_online = self._online(conn.player)
+        self.conns.add(conn)
+        if conn.player is not None and not was_online:
+            self._presence(conn.player, True)
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+        if conn.player is not None and not self._online(conn.player):
+            self._presence(conn.player, False)
+
+    def _online(self, player: str | None) -> bool:
+        return player is not None and any(c.player == player for c in self.conns)
+
+    def _presence(self, player: str, connected: bool) -> None:
+        self._send_all(p.encode(p.Presence(player=player, connected=connected)))
+
+    def _send_all(self, text: str) -> None:
+        for conn in list(self.conns):
+            conn.send(text)
+
+    # --- the one way in: act --------------------------------------------------------------
+
+    async def act(self, build: Callable[[float], engine.Action]) -> list[dict[str, Any]]:
+        """Apply the action ``build(now)`` in order; persist it; broadcast it.
+
+        Raises :class:`setgame.game.GameError` when the rules refuse it (nothing changes).
+        """
+        async with self.lock:
+            self._check_alive()
+            now = self.now()
+            await self._tick(now)
+            action = build(now)
+            events = self.game.apply(action)
+            await self._commit(action, events)
+            return events
+
+    def _check_alive(self) -> None:
+        if self.broken:
+            raise engine.GameError("room_closed", f"room {self.id!r} is closed")
+
+    async def _tick(self, now: float) -> None:
+        events = self.game.advance(now)
+        if events:
+            await self._commit(self.game.log[-1], events)
+
+    async def _commit(
+        self,
+        action: engine.Action,
+        events: list[dict[str, Any]],
+        seat: SeatRow | None = None,
+        before: Callable[[], None] | None = None,
+    ) -> None:
+        version = self.version + 1
+        try:
+            await self.storage.append(
+                self.game_id,
+                version,
+                action.at,
+                engine.action_to_dict(action),
+                room=self.id,
+                seat=seat,
+            )
+        except Exception:
+            log.exception("room %s: cannot store version %d; closing the room", self.id, version)
+            self._break()
+            raise
+        self.version = version
+        self.recent.append((version, events))
+        if before is not None:
+            before()
+        self._broadcast(events)
+        self._schedule_timer()
+        if self.game.phase == "match_over":
+            await self.storage.finish_game(self.game_id)
+        self._changed.set()
+        self._changed = asyncio.Event()
+        for callback in self.on_change:
+            callback(self)
+
+    async def wait_change(self, version: int, timeout: float | None = None) -> bool:
+        """Wait until the room's version moves past ``version`` (True) or ``timeout`` (False)."""
+        while self.version == version and not self.broken:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                return False
+        return True
+
+    def _break(self) -> None:
+        self.broken = True
+        self._changed.set()
+        for conn in list(self.conns):
+            conn.close(p.CLOSE_SERVER_ERROR)
+
+    def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        cache: dict[str | None, str] = {}
+        for conn in list(self.conns):
+            text = cache.get(conn.player)
+            if text is None:
+                update = p.Update(version=self.version, events=events, state=self.view(conn.player))
+                text = cache[conn.player] = p.encode(update)
+            conn.send(text)
+
+    # --- pick-window timer ----------------------------------------------------------------
+
+    def _schedule_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.game.deadline
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - self.now()) + 0.001
+        self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._spawn(self._expire())
+
+    async def _expire(self) -> None:
+        async with self.lock:
+            if not self.broken:
+                await self._tick(self.now())
+            if self.game.deadline is not None and self._timer is None:
+                self._schedule_timer()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- player requests (from the socket layer) --------------------------------------
+
+    async def join(self, conn: Connection, name: str) -> str:
+        """Seat the connection's person: it gets ``joined`` (its token) before the update."""
+        if conn.player is not None:
+            raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
+        token = secrets.token_urlsafe(18)
+
+        def seated(player: str) -> None:
+            conn.player = player
+            conn.send(p.encode(p.Joined(player=player, token=token)))
+
+        player = await self._seat(name, hash_token(token), None, seated)
+        self._presence(player, True)
+        return player
+
+    async def add_bot(self, level: int) -> str:
+        number = 1 + sum(1 for s in self.seats.values() if s.bot_level is not None)
+        return await self._seat(f"Bot {number}", None, level)
+
+    async def _seat(
+        self,
+        name: str,
+        token_hash: str | None,
+        bot_level: int | None,
+        seated: Callable[[str], None] | None = None,
+    ) -> str:
+        player = "p" + secrets.token_hex(3)
+        seat = Seat(player, name.strip(), token_hash, bot_level)
+        row = SeatRow(player, seat.name, token_hash, bot_level)
+        async with self.lock:
+            self._check_alive()
+            now = self.now()
+            await self._tick(now)
+            action = engine.Join(at=now, player=player, name=name)
+            events = self.game.apply(action)
+            self.seats[player] = seat
+            try:
+                await self._commit(
+                    action, events, seat=row, before=seated and (lambda: seated(player))
+                )
+            except Exception:
+                self.seats.pop(player, None)
+                raise
+        return player
+
+    async def start(self, player: str) -> None:
+        await self.act(lambda now: engine.Start(at=now, player=player))
+
+    async def call(self, player: str, version: int) -> None:
+        await self.act(lambda now: self._current(version, engine.Call(at=now, player=player)))
+
+    async def pick(self, player: str, codes: list[str], version: int) -> None:
+        cards = _parse_cards(codes)
+        await self.act(
+            lambda now: self._current(version, engine.Pick(at=now, player=player, cards=cards))
+        )
+
+    async def no_set(self, player: str) -> None:
+        await self.act(lambda now: engine.NoSet(at=now, player=player))
+
+    async def leave(self, conn: Connection) -> None:
+        player = _seated(conn)
+        await self.act(lambda now: engine.Leave(at=now, player=player))
+        self.seats.pop(player, None)
+        await self.storage.remove_seat(self.id, player)
+        conn.player = None
+        if not self._online(player):
+            self._presence(player, False)
+
+    def _current(self, version: int, action: engine.Action) -> engine.Action:
+        """The action, if the client saw the current version (checked after the tick)."""
+        if version != self.version:
+            raise engine.GameError(
+                "stale_version", f"version {version!r} is not the current {self.version}"
+            )
+        return action
+
+    def hint(self, player: str) -> list[str]:
+        """Practice: one more card of one set on the table, for this player only."""
+        if self.settings.mode != "practice":
+            raise engine.GameError("no_hints", "hints are for practice games")
+        if self.game.phase != "playing":
+            raise engine.GameError("not_playing", f"no hints while {self.game.phase!r}")
+        table = tuple(self.game.table)
+        hint = self._hints.get(player)
+        if hint is None or hint.table != table:
+            sets = self.game.sets_on_table()
+            if not sets:
+                raise engine.GameError("no_set_on_table", "there is no set on the table")
+            hint = self._hints[player] = _Hint(table, tuple(sets[0]))
+        hint.shown = min(3, hint.shown + 1)
+        return card_names(hint.cards[: hint.shown])
+
+    # --- games ----------------------------------------------------------------------------
+
+    async def new_game(self, requested_by: str | None = None) -> None:
+        """Begin a game: the first of the room, or ``again`` after a match with the same seats."""
+        async with self.lock:
+            self._check_alive()
+            if self.game_id and self.game.phase != "match_over":
+                raise engine.GameError("not_over", "the match is still being played")
+            order = [pl.id for pl in self.game.present()] if self.game_id else []
+            seed = secrets.randbits(62)
+            game_id = new_id(9)
+            await self.storage.create_game(game_id, self.id, seed, p.settings_dict(self.settings))
+            self._install(engine.Game(engine_settings(self.settings), seed), game_id, 0.0)
+            for player in order:
+                seat = self.seats[player]
+                await self._apply_now(engine.Join(at=self.now(), player=player, name=seat.name))
+            if requested_by is not None and order:
+                await self._apply_now(engine.Start(at=self.now(), player=requested_by))
+
+    async def _apply_now(self, action: engine.Action) -> None:
+        events = self.game.apply(action)
+        await self._commit(action, events)
+
+    def _install(self, game: engine.Game, game_id: str, at: float) -> None:
+        self.game = game
+        self.game_id = game_id
+        self.base = self.version
+        self._hints.clear()
+        self._reset_clock(at)
+
+    def restore(self, record: RoomRecord) -> None:
+        """Rebuild from the database: replay the current game's actions in order, keeping
+        their events for reconnecting clients (the same as ``Game.replay``)."""
+        settings = engine.Settings.from_dict(
+            {k: v for k, v in record.game.settings.items() if k in _ENGINE_FIELDS}
+        )
+        game = engine.Game(settings, record.game.seed)
+        self.version = record.version - len(record.actions)
+        self._install(game, record.game.id, _last_at(record.actions))
+        for row in record.actions:
+            events = game.apply(engine.action_from_dict(row.action))
+            self.recent.append((row.version, events))
+        self.version = record.version
+        self.created = record.created
+        self.seats = {
+            s.player: Seat(s.player, s.name, s.token_hash, s.bot_level) for s in record.seats
+        }
+        self._schedule_timer()
+
+    async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+_ENGINE_FIELDS: Final = frozenset(("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds"))
+
+
+def _last_at(rows: Iterable[ActionRow]) -> float:
+    return max((row.at for row in rows), default=0.0)
+
+
+def _seated(conn: Connection) -> str:
+    if conn.player is None:
+        raise engine.GameError("not_seated", "join the game first")
+    return conn.player
+
+
+def _parse_cards(codes: list[str]) -> tuple[int, ...]:
+    try:
+        return tuple(parse_card(code) for code in codes)
+    except CardError as exc:
+        raise engine.GameError("bad_card", str(exc)) from None
+
+
+@dataclass
+class Rooms:
+    """Every room this server holds in memory."""
+
+    storage: Storage
+    rooms: dict[str, Room] = field(default_factory=dict)
+    on_room: list[Callable[[Room], None]] = field(default_factory=list)
+
+    def get(self, rid: str) -> Room | None:
+        room = self.rooms.get(rid)
+        return None if room is None or room.broken else room
+
+    async def create(self, settings: p.RoomSettings) -> Room:
+        _check_settings(settings)
+        room = Room(new_id(6), settings, self.storage)
+        room.created = await self.storage.create_room(
+            room.id, p.settings_dict(settings), settings.public
+        )
+        self._add(room)
+        await room.new_game()
+        for _ in range(settings.bots):
+            await room.add_bot(settings.bot_level)
+        return room
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        for callback in self.on_room:
+            callback(room)
+
+    async def restore(self) -> int:
+        """Bring back every room with a game in progress; returns how many."""
+        count = 0
+        for record in await self.storage.live_rooms():
+            try:
+                settings = p.RoomSettings(**record.settings)
+                room = Room(record.id, settings, self.storage)
+                room.restore(record)
+            except (ValueError, TypeError):
+                log.exception("room %s cannot be restored", record.id)
+                continue
+            self._add(room)
+            count += 1
+        return count
+
+    def public(self) -> list[dict[str, Any]]:
+        live = [r for r in self.rooms.values() if r.settings.public and not r.broken]
+        live.sort(key=lambda r: -r.created)
+        return [r.summary() for r in live if r.phase != "match_over"][:100]
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            await room.close()
+
+
+def _check_settings(settings: p.RoomSettings) -> None:
+    engine_settings(settings)  # GameError for a bad deck
+    if settings.mode != "multi" and settings.bots:
+        raise engine.GameError(
+            "bad_setting", f"{settings.mode!r} games have one player: bots must be 0"
+        )

@@ -1,0 +1,358 @@
+"""Persistence: rooms, games, seats and the append-only action log (SQLAlchemy async).
+
+The same code runs on SQLite (aiosqlite, WAL) and PostgreSQL (asyncpg). Writes
+go through one writer task that group-commits everything queued since its last
+commit and then resolves each caller's future, so a room awaits its action's
+commit before it broadcasts, and 250 busy rooms share a handful of commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+metadata = sa.MetaData()
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("room", sa.String(32), sa.ForeignKey("rooms.id"), nullable=False, index=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("room", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("player", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("bot_level", sa.Integer, nullable=True),
+)
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+)
+
+
+class StorageError(ValueError):
+    """A database address that cannot be used."""
+
+
+def database_url(db: str | Path | None) -> str:
+    """An SQLite path or an SQLAlchemy URL -> an async SQLAlchemy URL.
+
+    >>> database_url("games.db").endswith("/games.db")
+    True
+    >>> database_url("postgresql://u@h/db")
+    'postgresql+asyncpg://u@h/db'
+    """
+    if db is None:
+        db = "setgame.db"
+    text = str(db)
+    if "://" not in text:
+        return f"sqlite+aiosqlite:///{Path(text).resolve()}"
+    scheme, rest = text.split("://", 1)
+    scheme = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}.get(scheme, scheme)
+    if scheme not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
+        raise StorageError(f"unsupported database URL: {text!r} (use SQLite or PostgreSQL)")
+    return f"{scheme}://{rest}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    version: int
+    at: float
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    player: str
+    name: str
+    token_hash: str | None
+    bot_level: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: str
+    room: str
+    seed: int
+    settings: dict[str, Any]
+    status: str
+    created: float
+    finished: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    """What a restart needs to rebuild a room: its settings, seats and current game."""
+
+    id: str
+    settings: dict[str, Any]
+    public: bool
+    created: float
+    seats: list[SeatRow]
+    game: GameRow
+    actions: list[ActionRow]
+    version: int
+
+
+Op = Callable[[AsyncConnection], Awaitable[None]]
+
+
+class Storage:
+    """The database of one server; open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
+        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    async def open(self) -> None:
+        if self.url.startswith("sqlite"):
+            _sqlite_pragmas(self.engine)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.join()
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    # --- writes: queued, group-committed -------------------------------------
+
+    async def _submit(self, op: Op) -> None:
+        if self._writer is None or self._writer.done():
+            raise RuntimeError("storage is not open")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((op, future))
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._commit(batch)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    async def _commit(self, batch: list[tuple[Op, asyncio.Future[None]]]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                for op, _ in batch:
+                    await op(conn)
+        except Exception:
+            await self._commit_one_by_one(batch)
+            return
+        self.commits += 1
+        for _, future in batch:
+            if not future.done():
+                future.set_result(None)
+
+    async def _commit_one_by_one(self, batch: list[tuple[Op, asyncio.Future[None]]]) -> None:
+        """After a failed group commit: isolate the failing write, keep the others."""
+        for op, future in batch:
+            try:
+                async with self.engine.begin() as conn:
+                    await op(conn)
+            except Exception as exc:
+                if not future.done():
+                    future.set_exception(exc)
+            else:
+                if not future.done():
+                    future.set_result(None)
+
+    async def create_room(self, room: str, settings: dict[str, Any], public: bool) -> float:
+        created = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                rooms.insert().values(
+                    id=room, settings=_dump(settings), public=public, created=created
+                )
+            )
+
+        await self._submit(op)
+        return created
+
+    async def create_game(self, game: str, room: str, seed: int, settings: dict[str, Any]) -> None:
+        values = dict(id=game, room=room, seed=seed, settings=_dump(settings), status="playing") | {
+            "created": time.time()
+        }
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(games.insert().values(**values))
+
+        await self._submit(op)
+
+    async def finish_game(self, game: str, status: str = "finished") -> None:
+        async def op(conn: AsyncConnection) -> None:
+            stmt = games.update().where(games.c.id == game)
+            await conn.execute(stmt.values(status=status, finished=time.time()))
+
+        await self._submit(op)
+
+    async def remove_seat(self, room: str, player: str) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(seats.delete().where(seats.c.room == room, seats.c.player == player))
+
+        await self._submit(op)
+
+    async def append(
+        self,
+        game: str,
+        version: int,
+        at: float,
+        action: dict[str, Any],
+        *,
+        room: str | None = None,
+        seat: SeatRow | None = None,
+    ) -> None:
+        """Append one accepted action to the log (with the seat it creates, if any);
+        returns once it is committed."""
+        row = {"game": game, "version": version, "at": at, "action": _dump(action)}
+        seat_row = None if seat is None else _seat_values(room, seat)
+
+        async def op(conn: AsyncConnection) -> None:
+            if seat_row is not None:
+                await conn.execute(seats.insert().values(**seat_row))
+            await conn.execute(actions.insert(), [row])
+
+        await self._submit(op)
+
+    # --- reads --------------------------------------------------------------
+
+    async def game(self, game: str) -> GameRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(games.select().where(games.c.id == game))).first()
+        return None if row is None else _game_row(row)
+
+    async def actions(self, game: str) -> list[ActionRow]:
+        query = actions.select().where(actions.c.game == game).order_by(actions.c.version)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+
+    async def seats(self, room: str) -> list[SeatRow]:
+        query = seats.select().where(seats.c.room == room)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return _sorted_seats(rows)
+
+    async def live_rooms(self) -> list[RoomRecord]:
+        """Every room with a game in progress (its newest game), for a restart."""
+        async with self.engine.connect() as conn:
+            newest = (
+                sa.select(games.c.room, sa.func.max(games.c.created).label("created"))
+                .group_by(games.c.room)
+                .subquery()
+            )
+            query = games.select().join(
+                newest, sa.and_(games.c.room == newest.c.room, games.c.created == newest.c.created)
+            )
+            game_rows = [_game_row(r) for r in (await conn.execute(query)).all()]
+            return [await self._record(conn, g) for g in game_rows if g.status == "playing"]
+
+    async def _record(self, conn: AsyncConnection, game: GameRow) -> RoomRecord:
+        room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).one()
+        seat_rows = (await conn.execute(seats.select().where(seats.c.room == game.room))).all()
+        query = actions.select().where(actions.c.game == game.id).order_by(actions.c.version)
+        action_rows = [
+            ActionRow(r.version, r.at, json.loads(r.action))
+            for r in (await conn.execute(query)).all()
+        ]
+        version = await conn.scalar(
+            sa.select(sa.func.max(actions.c.version))
+            .select_from(actions.join(games, actions.c.game == games.c.id))
+            .where(games.c.room == game.room)
+        )
+        return RoomRecord(
+            id=room.id,
+            settings=json.loads(room.settings),
+            public=bool(room.public),
+            created=room.created,
+            seats=_sorted_seats(seat_rows),
+            game=game,
+            actions=action_rows,
+            version=version or 0,
+        )
+
+
+def _seat_values(room: str | None, seat: SeatRow) -> dict[str, Any]:
+    if room is None:
+        raise ValueError(f"a seat needs its room: {seat!r}")
+    return {
+        "room": room,
+        "player": seat.player,
+        "name": seat.name,
+        "token_hash": seat.token_hash,
+        "bot_level": seat.bot_level,
+    }
+
+
+def _sorted_seats(rows: Any) -> list[SeatRow]:
+    seats_ = [SeatRow(r.player, r.name, r.token_hash, r.bot_level) for r in rows]
+    return sorted(seats_, key=lambda s: (len(s.player), s.player))
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": 30}}
+    return {"pool_size": 5, "max_overflow": 5}
+
+
+def _sqlite_pragmas(engine: AsyncEngine) -> None:
+    """WAL lets readers run beside the writer; NORMAL sync survives a killed process."""
+
+    @sa.event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
