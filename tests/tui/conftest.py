@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.tui.tuikit import FakeClock
+
+from tui.tuikit import FakeClock
 
 
 @pytest.fixture
 def clock() -> FakeClock:
+    """The app's clock, moved by the test."""
     return FakeClock()

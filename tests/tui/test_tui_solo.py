@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from tests.tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
-
 from setgame.cards import parse_card
 from setgame.i18n import explain_text
 from setgame.sets import explain
+from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
 
 
 async def test_r15_whole_solo_game_played_by_keys(clock: FakeClock) -> None:
