@@ -1,0 +1,100 @@
+"""Games against computer opponents, on this machine (R07-R14)."""
+
+from __future__ import annotations
+
+from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
+
+from setgame.tui.app import SetApp
+
+
+async def _tick(app: SetApp, clock: FakeClock, seconds: float) -> None:
+    clock.now += seconds
+    app.refresh_game()
+
+
+async def test_r14_a_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
+    app = make_app(clock, "bots", bots=1, level=5, deck="beginner", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert [p["name"] for p in app.view["players"]] == ["You", "Bot 1"]
+        assert app.view["rounds"] == 2
+        saw_bot_hold = saw_round_over = False
+        for step in range(3000):
+            await _tick(app, clock, 0.25)
+            view = app.view
+            if view["phase"] == "match_over":
+                break
+            if view["phase"] == "round_over":
+                saw_round_over = True
+                assert "Round over" in message(app)
+                await pilot.press("enter")
+                continue
+            if view["holder"] == "bot1":
+                saw_bot_hold = True
+                assert str(app.holder_bar.content).startswith("Bot 1 holds the board: ")
+            elif view["holder"] is None and step % 16 == 15:
+                await _play_a_turn(app, pilot)
+        assert app.view["phase"] == "match_over"
+        assert saw_bot_hold and saw_round_over
+        totals = {p["id"]: p["total"] for p in app.view["players"]}
+        assert totals["you"] > 0 and totals["bot1"] > 0
+        assert message(app).startswith("Game over.") and "won" in message(app)
+        assert "Round 2/2" in str(app.status_bar.content)
+
+
+async def _play_a_turn(app: SetApp, pilot: object) -> None:
+    triple = a_set(app)
+    if triple is None:
+        if not me(app)["declared"] and app.view["deck"]:
+            await pilot.press("n")  # type: ignore[attr-defined]
+        return
+    await pilot.press("space")  # type: ignore[attr-defined]
+    assert app.view["holder"] == "you"
+    assert str(app.holder_bar.content).startswith("You hold the board")
+    await pilot.press(*keys_for(app, triple))  # type: ignore[attr-defined]
+
+
+async def test_r08_cards_cannot_be_picked_before_calling(clock: FakeClock) -> None:
+    app = make_app(clock, "bots", bots=2, level=1, deck="full", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")
+        assert message(app) == "Press Space to call SET first"
+        assert app.selected == []
+        await pilot.press("space")
+        assert app.view["holder"] == "you"
+        await pilot.press("1")
+        assert app.selected == table(app)[:1]
+
+
+async def test_r10_wrong_call_against_bots_is_explained(clock: FakeClock) -> None:
+    app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        triple = not_a_set(app)
+        await pilot.press("space", *keys_for(app, triple))
+        assert message(app).startswith(" ".join(triple) + ": Not a set: ")
+        assert app.view["holder"] is None and me(app)["wrong"] == 1
+
+
+async def test_r10_picking_nothing_in_time(clock: FakeClock) -> None:
+    app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "1")
+        clock.now += 4.0
+        app.refresh_game()
+        assert "1.0 s" in str(app.holder_bar.content)
+        clock.now += 1.5
+        app.refresh_game()
+        assert message(app) == "You picked nothing in time"
+        assert app.view["holder"] is None and app.selected == []
+
+
+async def test_r08_a_bot_holding_the_board_blocks_the_call(clock: FakeClock) -> None:
+    app = make_app(clock, "bots", bots=1, level=5, deck="full", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while app.view["holder"] is None:
+            await _tick(app, clock, 0.1)
+        assert app.view["holder"] == "bot1"
+        await pilot.press("space")
+        assert "holds the board" in message(app)
+        await pilot.press("1")
+        assert message(app) == "Bot 1 holds the board"
+        assert "▶ Bot 1" in str(app.scoreboard.content)
