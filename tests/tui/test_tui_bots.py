@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
-
 from setgame.tui.app import SetApp
+from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
 
 
 async def _tick(app: SetApp, clock: FakeClock, seconds: float) -> None:
