@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import re
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
-from setgame.cards import CARDS, CardError, attributes, parse_card
+import setgame
+from setgame.cards import CARDS, CardError, attributes, parse_card, parse_cards
 from setgame.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -20,7 +24,7 @@ from setgame.i18n import (
     is_set_text,
     value_name,
 )
-from setgame.sets import Flaw, explain
+from setgame.sets import Flaw, explain, third_card
 
 #: The value words of each language, per attribute, in value order, as the
 #: rulebooks print them (ru: 000, pl: 001 except the squiggle, it: 003, de: 004).
@@ -347,3 +351,128 @@ def test_words_have_every_key_in_every_language() -> None:
         assert all(text.strip() == text and text for text in WORDS[lang].values())
     assert WORDS["de"]["deck"] == "Stapel"  # 004: "3 vom Stapel"
     assert WORDS["ru"]["deck"] == "Колода"  # 000: "перетасовывает колоду"
+
+
+# --- the rules pages (web/rules/<lang>.html) ---------------------------------------------
+
+RULES_DIR = Path(setgame.__file__).parent / "web" / "rules"
+VOID = {"br", "hr", "img", "wbr"}
+SECTIONS = ("cards", "set", "magic", "play", "wrong", "no-set", "round-end", "scoring", "match",
+            "solo", "beginner", "odds", "editions")  # fmt: skip
+SETTINGS = ("pick_seconds", "penalty", "point", "lockout", "both", "none", "no_set", "vote",
+            "auto", "rounds", "single", "deck", "beginner", "mode", "solo", "practice")  # fmt: skip
+
+
+class _Page(HTMLParser):
+    """Collects the tags, ids, codes and text of a fragment, checking that tags nest."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.errors: list[str] = []
+        self.text: list[str] = []
+        self.section = ""
+        self.sections: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag == "h2":
+            self.section = dict(attrs).get("id") or ""
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(f"unexpected </{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        self.sections.setdefault(self.section, []).append(data)
+
+
+def _page(lang: str) -> tuple[str, _Page]:
+    source = (RULES_DIR / f"{lang}.html").read_text(encoding="utf-8")
+    parser = _Page()
+    parser.feed(source)
+    parser.close()
+    return source, parser
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_page_is_a_well_formed_fragment(lang: str) -> None:
+    source, page = _page(lang)
+    assert source.startswith(f'<article class="rules" lang="{lang}">')
+    assert source.rstrip().endswith("</article>")
+    assert page.errors == [] and page.stack == []
+    names = {tag for tag, _ in page.tags}
+    assert not names & {"html", "head", "body", "script", "style"}
+    assert [tag for tag, _ in page.tags].count("h1") == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_page_covers_every_topic_and_setting(lang: str) -> None:
+    _, page = _page(lang)
+    ids = [attrs.get("id") for _, attrs in page.tags if attrs.get("id")]
+    assert ids == list(SECTIONS)
+    text = " ".join(page.text)
+    for word in SETTINGS:
+        assert re.search(rf"\b{word}\b", text), word
+    for number in ("81", "27", "12", "15", "18", "21", "20", "33", "2500", "3"):
+        assert re.search(rf"\b{number}\b", text), number
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r01_rules_page_names_example_cards_as_the_game_does(lang: str) -> None:
+    source, page = _page(lang)
+    examples = [attrs["data-example"] for _, attrs in page.tags if "data-example" in attrs]
+    assert len(examples) == 3
+    for example in examples:
+        assert example is not None
+        for code in example.split():
+            label = card_label(parse_card(code), lang)
+            expected = f"<code>{code}</code> {label}"
+            assert expected in re.sub(r"\s+", " ", source), expected
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r04_rules_page_explains_its_examples(lang: str) -> None:
+    _, page = _page(lang)
+    text = re.sub(r"\s+", " ", " ".join(page.text))
+    examples = [attrs["data-example"] for _, attrs in page.tags if "data-example" in attrs]
+    verdicts = [explain(*parse_cards(str(e).split())) for e in examples]
+    assert [bool(flaws) for flaws in verdicts] == [False, False, True]
+    for flaw in verdicts[2]:
+        assert flaw_text(flaw, lang) in text
+    # the third card that completes the first two cards of the first example (R05)
+    first, second, third = parse_cards(str(examples[0]).split())
+    assert third_card(first, second) == third
+
+
+#: Words the solo section must hold: the score, the more-cards penalty, the wrong-pick
+#: penalty settings, "below zero", the cancelling after the deck ran out, and the time.
+SOLO_WORDS = {
+    "en": ("sets found minus penalties", "three more cards costs one point", "below zero",
+           "after the deck ran out", "time from start to the end is recorded"),
+    "ru": ("найденные сеты минус штрафы", "добавить три карты стоит одно очко", "меньше нуля",
+           "после того, как кончилась колода", "время от начала до конца"),
+    "pl": ("znalezione SETy minus kary", "trzy dodatkowe karty kosztuje jeden punkt",
+           "poniżej zera", "po wyczerpaniu talii", "czas od początku do końca"),
+    "it": ("SET trovati meno penalità", "tre carte in più costa un punto", "sotto zero",
+           "dopo che il mazzo è finito", "tempo dall'inizio alla fine"),
+    "de": ("gefundene SETs minus Strafen", "drei weitere Karten kostet einen Punkt",
+           "nie unter null", "nach dem Ende des Stapels", "Zeit vom Start bis zum Ende"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r15_rules_page_states_how_solo_is_scored(lang: str) -> None:
+    _, page = _page(lang)
+    solo = re.sub(r"\s+", " ", " ".join(page.sections["solo"]))
+    for word in SOLO_WORDS[lang]:
+        assert word in solo, word
+
+
+def test_rules_folder_has_a_readme_and_one_page_per_language() -> None:
+    names = sorted(p.name for p in RULES_DIR.iterdir())
+    assert names == sorted(["README.md", *(f"{lang}.html" for lang in LANGUAGES)])
