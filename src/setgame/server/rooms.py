@@ -166,14 +166,13 @@ class Room:
         )
 
     def missed(self, since: int | None) -> list[dict[str, Any]] | None:
-        """Events after version ``since`` when all are still in memory; else None (resync)."""
+        """The events after version ``since``, in order, when all are still in memory;
+        else None (the client resyncs from the state)."""
         if since is None or since > self.version:
             return None
-        if since == self.version:
-            return []
-        if not self.recent or self.recent[0][0] > since + 1:
+        if since < self.version and (not self.recent or self.recent[0][0] > since + 1):
             return None
-        return [{"version": v, "events": ev} for v, ev in self.recent if v > since]
+        return [event for v, events in self.recent if v > since for event in events]
 
     # --- connections ----------------------------------------------------------------------
 

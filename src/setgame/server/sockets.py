@@ -165,9 +165,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             conn.player = room.seat_for(token)
             conn.greeted = True
             conn.send(room.welcome(conn, since))
-            room.attach(conn)
-            if token and conn.player is None:
-                _error(conn, "unknown_token", f"no seat in this room has token {token!r}", "hello")
+            room.attach(conn)  # an unknown token leaves a spectator: welcome says you=null
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Join(name=name):
