@@ -68,14 +68,15 @@ def server_process(db: Path, log: Path) -> Iterator[str]:
     command = [
         sys.executable,
         "-m",
-        "setgame",
-        "serve",
+        "setgame.server",
         "--host",
         "127.0.0.1",
         "--port",
         str(port),
         "--db",
         str(db),
+        "--log-level",
+        "warning",
     ]
     base = f"http://127.0.0.1:{port}"
     with log.open("wb") as out:
@@ -98,7 +99,7 @@ def _wait_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()[-2000:]}")
         try:
-            if httpx.get(base + "/api/rooms", timeout=1, trust_env=False).status_code == 200:
+            if httpx.get(base + "/api/health", timeout=1, trust_env=False).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
