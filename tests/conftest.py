@@ -44,11 +44,12 @@ class LiveServer(str):
     """A game server in a subprocess; the string is its base URL."""
 
     port: int
-    db: Path
+    db: Path | str
     log: Path
     proc: subprocess.Popen[bytes] | None
 
-    def __new__(cls, db: Path, log: Path, port: int | None = None) -> LiveServer:
+    def __new__(cls, db: Path | str, log: Path, port: int | None = None) -> LiveServer:
+        """``db``: an SQLite path or a database URL (PostgreSQL works too)."""
         port = port or free_port()
         self = super().__new__(cls, f"http://127.0.0.1:{port}")
         self.port, self.db, self.log, self.proc = port, db, log, None

@@ -1,0 +1,80 @@
+"""Server-test fixtures: a throwaway PostgreSQL cluster when the machine has one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    return next((str(v / name) for v in versions if (v / name).exists()), None)
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: run it as the ``postgres`` user then."""
+    if os.geteuid() == 0 and shutil.which("runuser"):
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``postgresql+asyncpg://...`` of a fresh cluster on loopback, or skip."""
+    initdb, postgres = _postgres_bin("initdb"), _postgres_bin("postgres")
+    if initdb is None or postgres is None:
+        pytest.skip("PostgreSQL is not installed")
+    pytest.importorskip("asyncpg")
+    # Not under pytest's private (0700, root's) temporary folder: postgres must reach it.
+    base = Path(tempfile.mkdtemp(prefix="setgame-pg-"))
+    data = base / "data"
+    data.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres", "postgres")
+        shutil.chown(data, "postgres", "postgres")
+    init = _as_postgres([initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+    subprocess.run(init, check=True, capture_output=True)
+    port = free_port()
+    command = [postgres, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(data)]
+    log = (tmp_path_factory.mktemp("pg") / "pg.log").open("wb")
+    proc = subprocess.Popen(_as_postgres(command), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_port(port, proc)
+        yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("postgres exited at startup")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                time.sleep(0.3)  # accepting TCP comes a moment before accepting logins
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("postgres did not start")
