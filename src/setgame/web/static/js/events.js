@@ -6,14 +6,12 @@ import { cardLabel, flawText, t } from "./common.js";
 const labels = (codes) => (codes || []).map(cardLabel).join(", ");
 
 function wrongText(ev, who) {
-  const why =
-    ev.reason === "timeout"
-      ? t("ev.timeout")
-      : (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
+  const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   if (ev.locked) costs.push(t("ev.lockedout"));
   if (!costs.length) costs.push(t("ev.nopenalty"));
+  if (ev.reason === "timeout") return `${t("ev.late", { name: who })}. ${costs.join(", ")}.`;
   return `${t("ev.wrong", { name: who })}: ${why}. ${costs.join(", ")}.`;
 }
 

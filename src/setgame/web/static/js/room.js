@@ -16,7 +16,7 @@ let state = null;
 let you = null;
 let selected = [];
 let picking = false;
-let pendingCall = null; // a card clicked to call: it becomes the first pick
+let calling = false; // a call is on its way: clicks meanwhile already select
 let hintCards = [];
 let deadlineAt = null;
 let clockBase = null;
@@ -73,7 +73,7 @@ function renderActions() {
   const canCall = playing() && !state.holder && !mine?.locked;
   show("start", seated && (phase === "lobby" || phase === "round_over"));
   show("call-set", seated && multi && playing(), !canCall);
-  show("no-set", seated && playing(), Boolean(state.holder) || Boolean(mine?.declared));
+  show("no-set", seated && playing(), Boolean(state.holder || mine?.declared || mine?.locked));
   show("hint", seated && state.mode === "practice" && playing());
   show("again", seated && phase === "match_over");
   show("leave", seated && phase !== "match_over");
@@ -105,6 +105,10 @@ function secondsLeft(s) {
 
 function render() {
   if (!state) return;
+  const main = document.querySelector("main");
+  main.dataset.phase = state.phase;
+  main.dataset.holder = state.holder ? nameOf(state.holder) : "";
+  main.dataset.version = String(state.version);
   renderCards();
   renderStatus();
   renderScores($("#scores"), state, you);
@@ -148,29 +152,32 @@ function formatTime(seconds) {
 
 // --- actions ----------------------------------------------------------------
 
-function call(card = null) {
-  if (!playing() || state.holder || solo()) return;
-  pendingCall = card;
+function call() {
+  if (!playing() || state.holder || solo() || calling || me()?.locked) return;
+  calling = true;
   conn.send("call");
   beep("call");
 }
 
+const mayPick = () => solo() || state.holder === you;
+
 function sendPick() {
-  if (picking) return;
+  if (picking || selected.length !== 3 || !mayPick()) return;
   picking = true;
   conn.send("pick", { cards: selected.slice() });
 }
 
+// A click on a card: a call when nobody holds the board, then a selection.
 function choose(code) {
   if (!state || !playing() || !you) return;
-  const mayPick = solo() || state.holder === you;
-  if (!mayPick) {
-    if (!state.holder) call(code);
-    return;
+  if (!mayPick()) {
+    if (state.holder) return;
+    call();
+    if (!calling) return;
   }
   selected = selected.includes(code) ? selected.filter((c) => c !== code) : [...selected, code];
   renderCards();
-  if (selected.length === 3) sendPick();
+  sendPick();
 }
 
 function onKey(e) {
@@ -203,7 +210,7 @@ function bind() {
     conn.send("join", { name });
   });
   act("start").addEventListener("click", () => conn.send("start"));
-  act("call-set").addEventListener("click", () => call());
+  act("call-set").addEventListener("click", call);
   act("no-set").addEventListener("click", () => conn.send("no_set"));
   act("hint").addEventListener("click", () => conn.send("hint"));
   act("again").addEventListener("click", () => conn.send("again"));
@@ -225,13 +232,12 @@ function adopt(next) {
   const before = state;
   state = next;
   if (state.mode === "multi") {
-    if (state.holder !== you) {
+    if (state.holder === you) {
+      calling = false;
+    } else if (state.holder || !calling || !playing()) {
       selected = [];
+      calling = false;
       picking = false;
-      pendingCall = null;
-    } else if (pendingCall) {
-      if (!selected.includes(pendingCall)) selected = [pendingCall, ...selected];
-      pendingCall = null;
     }
   } else if (picking && before?.version !== state.version) {
     selected = [];
@@ -275,13 +281,17 @@ const handlers = {
     adopt(msg.state);
     render();
     onEvents(msg.events);
+    sendPick();
   },
   hint(msg) {
     hintCards = msg.cards || [];
     renderCards();
   },
   error(msg) {
-    if (msg.request === "call") pendingCall = null;
+    if (msg.request === "call") {
+      calling = false;
+      selected = [];
+    }
     if (msg.request === "pick") {
       picking = false;
       if (solo()) selected = [];

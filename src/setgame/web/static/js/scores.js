@@ -54,6 +54,9 @@ export function renderResults(box, list, state) {
       ),
     ),
   );
+  const link = box.querySelector("#replay-link");
+  link.hidden = state.phase !== "match_over" || !state.game;
+  if (state.game) link.href = `/replay/${encodeURIComponent(state.game)}`;
   const solo = result.solo;
   if (solo) {
     const secs = solo.seconds == null ? "" : `${Math.round(solo.seconds)} s`;

@@ -1,0 +1,141 @@
+"""Helpers for the browser tests: rooms, seats and playing through the page's hooks.
+
+Everything here goes through the stable hooks of docs/web.md (``data-card``,
+``data-player``/``data-score``, ``data-deck``, ``data-action``) plus the room
+page's ``main[data-phase]`` / ``main[data-holder]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from setgame import card_names, find_sets, is_set, parse_cards
+
+TIMEOUT_MS = 10_000
+
+
+def create_room(base: str, **settings: Any) -> str:
+    """A new room on the server at ``base``; answers the room page's absolute URL."""
+    reply = httpx.post(f"{base}/api/rooms", json=settings, timeout=5)
+    assert reply.status_code == 201, reply.text
+    return f"{base}{reply.json()['url']}"
+
+
+def join(page: Page, url: str, name: str) -> None:
+    """Open the room and take a seat as ``name``."""
+    page.goto(url)
+    page.fill("input[name=player-name]", name)
+    page.click("[data-action=join]")
+    expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)
+    expect(page.locator("[data-action=join]")).to_be_hidden()
+
+
+def seat(pages: list[Page], url: str, names: list[str]) -> None:
+    for page, name in zip(pages, names, strict=True):
+        join(page, url, name)
+    for page in pages:
+        expect(page.locator("[data-player]")).to_have_count(len(names))
+
+
+def start(page: Page) -> None:
+    page.click("[data-action=start]")
+    phase(page, "playing")
+
+
+def phase(page: Page, name: str) -> None:
+    expect(page.locator("main")).to_have_attribute("data-phase", name)
+
+
+def table(page: Page) -> list[str]:
+    """The codes of the face-up cards, in table order."""
+    codes: list[str] = page.eval_on_selector_all(
+        "[data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return codes
+
+
+def wait_table(page: Page, codes: list[str]) -> None:
+    """Wait until ``page`` shows exactly ``codes`` on its table."""
+    page.wait_for_function(
+        "codes => JSON.stringify([...document.querySelectorAll('[data-card]')]"
+        ".map(e => e.dataset.card)) === JSON.stringify(codes)",
+        arg=codes,
+    )
+
+
+def wait_gone(page: Page, code: str) -> None:
+    """Wait until ``code`` has left the table (or the round has ended)."""
+    page.wait_for_function(
+        "code => !document.querySelector(`[data-card='${code}']`)"
+        " || document.querySelector('main').dataset.phase !== 'playing'",
+        arg=code,
+    )
+
+
+def a_set(codes: list[str]) -> list[str] | None:
+    sets = find_sets(parse_cards(codes))
+    return card_names(sets[0]) if sets else None
+
+
+def ensure_set(pages: list[Page]) -> list[str]:
+    """A set on the table, after voting "no set" (R11) as often as needed; every page in
+    ``pages`` must be a seated player."""
+    while (found := a_set(table(pages[0]))) is None:
+        count = len(table(pages[0]))
+        for page in pages:
+            page.click("[data-action=no-set]")
+        for page in pages:
+            expect(page.locator("[data-card]")).to_have_count(count + 3)
+    return found
+
+
+def not_a_set(codes: list[str]) -> list[str]:
+    for triple in itertools.combinations(codes, 3):
+        if not is_set(*parse_cards(triple)):
+            return list(triple)
+    raise AssertionError(f"every triple is a set: {codes!r}")
+
+
+def call(page: Page, name: str) -> None:
+    page.click("[data-action=call-set]")
+    expect(page.locator("main")).to_have_attribute("data-holder", name)
+
+
+def pick(page: Page, cards: list[str]) -> None:
+    for code in cards:
+        page.click(f'[data-card="{code}"]')
+
+
+def take(page: Page, name: str, cards: list[str]) -> None:
+    """Call SET with the button and pick ``cards``; wait until the pick is resolved."""
+    call(page, name)
+    pick(page, cards)
+    expect(page.locator("main")).not_to_have_attribute("data-holder", name)
+
+
+def score(page: Page, name: str) -> int:
+    return int(page.get_attribute(f'[data-player="{name}"]', "data-score") or "nan")
+
+
+def wait_score(page: Page, name: str, value: int) -> None:
+    expect(page.locator(f'[data-player="{name}"]')).to_have_attribute("data-score", str(value))
+
+
+def deck(page: Page) -> int:
+    return int(page.get_attribute("[data-deck]", "data-deck") or "nan")
+
+
+def state(base: str, url: str) -> dict[str, Any]:
+    """The room's public state from ``GET /api/rooms/<id>``."""
+    room = url.rsplit("/", 1)[1]
+    data: dict[str, Any] = httpx.get(f"{base}/api/rooms/{room}", timeout=5).json()
+    return data
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
