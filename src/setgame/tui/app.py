@@ -97,7 +97,7 @@ class SetApp(App[None]):
         self.hinted: set[str] = set()
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
-        self.table_grid = TableGrid()
+        self.table_grid = TableGrid(lang)
         self.scoreboard = Scoreboard(id="scores")
         self.holder_bar = HolderBar(id="holder")
         self.message_bar = MessageBar(id="message")

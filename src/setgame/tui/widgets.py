@@ -7,15 +7,18 @@ and its notation (``2RTD``) so a monochrome terminal loses nothing.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
 from setgame.cards import attributes, parse_card
+from setgame.i18n import card_label
 from setgame.tui.strings import format_clock, tr
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
@@ -30,38 +33,70 @@ BASE_COLUMNS: Final = 4
 MAX_COLUMNS: Final = 7
 
 
-def card_glyphs(code: str) -> tuple[str, str]:
+def card_glyphs(code: str, gap: int = 1) -> tuple[str, str]:
     """The symbols of a card and their color: ``card_glyphs("2RTD") == ("◈ ◈", "#d01c1c")``."""
     number, color, shading, shape = attributes(parse_card(code))
-    return " ".join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
+    return (" " * gap).join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
 
 
-def card_text(code: str, key: str) -> Text:
-    """The face of a card: its key and notation on top, its symbols centered below."""
-    symbols, color = card_glyphs(code)
+def card_text(code: str, key: str, width: int = 0, height: int = 0, label: str = "") -> Text:
+    """The face of a card in a ``width`` x ``height`` box: its key and notation, its
+    symbols below (spaced out when there is room), then ``label`` (the card in words)
+    when the box holds it, all centered.
+
+    >>> print(card_text("2RTD", "7", 16, 7, "two red striped diamonds").plain)
+    <BLANKLINE>
+         7  2RTD
+          ◈  ◈
+    <BLANKLINE>
+    two red striped
+        diamonds
+    """
     top = f" {key}  {code}"
-    text = Text(no_wrap=True, overflow="crop")
+    span = max(width, len(top))
+    symbols, color = card_glyphs(code, gap=2 if span >= 14 else 1)
+    words = textwrap.wrap(label, span) if label and span >= 12 else []
+    if height < 5 or len(words) > height - 4:
+        words = []
+    lines = 2 + (1 + len(words) if words else 0)
+    text = Text(no_wrap=True, overflow="crop", end="")
+    text.append("\n" * max(0, (height - lines) // 2))
+    left = (span - len(top)) // 2
+    text.append(" " * left)
     text.append(f" {key} ", style="bold reverse")
     text.append(f" {code}\n", style="bold")
-    text.append(symbols.center(len(top)).rstrip(), style=f"bold {color}")
+    text.append(symbols.center(span).rstrip(), style=f"bold {color}")
+    if words:
+        text.append("\n")
+        for line in words:
+            text.append("\n" + line.center(span).rstrip(), style="italic #555555")
     return text
 
 
-class CardView(Static):
-    """One place on the table: a card, or empty."""
+class CardView(Widget):
+    """One place on the table: a card, or empty. It draws to fit its size."""
 
-    def __init__(self, position: int) -> None:
+    def __init__(self, position: int, lang: str = "en") -> None:
         super().__init__(id=f"card-{position}", classes="card empty")
         self.position = position
+        self.lang = lang
         self.code: str | None = None
 
     def show(self, code: str | None, *, selected: bool = False, hinted: bool = False) -> None:
         """Draw ``code`` (``None``: an empty place), marked as picked or hinted."""
-        self.code = code
+        if code != self.code:
+            self.code = code
+            self.refresh()
         self.set_class(code is None, "empty")
         self.set_class(selected, "selected")
         self.set_class(hinted, "hinted")
-        self.update(Text("") if code is None else card_text(code, KEYS[self.position]))
+
+    def render(self) -> Text:
+        if self.code is None:
+            return Text("")
+        width, height = self.content_size
+        label = card_label(parse_card(self.code), self.lang)
+        return card_text(self.code, KEYS[self.position], width, height, label)
 
 
 def slot_position(column: int, row: int) -> int:
@@ -84,14 +119,15 @@ def columns_needed(cards: int) -> int:
 class TableGrid(Horizontal):
     """The table: three rows of four, widening column by column up to 21 cards."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str = "en") -> None:
         super().__init__(id="table")
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         for column in range(MAX_COLUMNS):
             with Vertical(classes="column", id=f"column-{column}"):
                 for row in range(ROWS):
-                    yield CardView(slot_position(column, row))
+                    yield CardView(slot_position(column, row), self.lang)
 
     def show(self, table: Sequence[str | None], selected: set[int], hinted: set[str]) -> None:
         """Lay out ``table`` (codes in table order), marking picked places and hinted cards."""

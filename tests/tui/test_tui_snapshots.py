@@ -1,0 +1,54 @@
+"""Snapshots of the main screen (fixed seeds, a clock that does not move).
+
+Regenerate after an intended change of the look with
+``pytest tests/tui/test_tui_snapshots.py --snapshot-update`` and review the SVGs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.tuikit import FakeClock, keys_for, make_app, not_a_set
+
+
+def test_solo_main_screen(snap_compare: Any) -> None:
+    clock = FakeClock()
+    app = make_app(clock, "solo", deck="full", seed=3)
+
+    async def play_a_while(pilot: Any) -> None:
+        clock.now = 83.0
+        await pilot.press("1", "6")
+
+    assert snap_compare(app, run_before=play_a_while, terminal_size=(80, 24))
+
+
+def test_solo_table_of_21_cards_in_80x24(snap_compare: Any) -> None:
+    app = make_app(FakeClock(), "solo", deck="full", seed=3)
+    assert snap_compare(app, press=["n", "n", "n"], terminal_size=(80, 24))
+
+
+def test_holding_the_board_against_bots(snap_compare: Any) -> None:
+    clock = FakeClock()
+    app = make_app(clock, "bots", bots=3, level=1, deck="full", seed=3)
+
+    async def call_after_a_while(pilot: Any) -> None:
+        clock.now = 1.5  # the bots are still thinking
+        await pilot.press("space", "2")
+        clock.now = 3.0
+        app.refresh_game()
+
+    assert snap_compare(app, run_before=call_after_a_while, terminal_size=(80, 24))
+
+
+def test_wrong_pick_in_german_on_a_large_terminal(snap_compare: Any) -> None:
+    app = make_app(FakeClock(), "solo", deck="beginner", seed=3, lang="de")
+
+    async def pick_wrong(pilot: Any) -> None:
+        await pilot.press(*keys_for(app, not_a_set(app)))
+
+    assert snap_compare(app, run_before=pick_wrong, terminal_size=(120, 36))
+
+
+def test_quit_dialog(snap_compare: Any) -> None:
+    app = make_app(FakeClock(), "practice", deck="beginner", seed=3, lang="ru")
+    assert snap_compare(app, press=["q"], terminal_size=(80, 24))
