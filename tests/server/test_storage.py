@@ -101,7 +101,7 @@ async def test_live_rooms_restores_the_newest_game_in_progress(storage: Storage)
     finished_room, finished = await make_game(storage, actions_=1)
     await storage.finish_game(finished)
 
-    records = {r.id: r for r in await storage.live_rooms()}
+    records = {r.id: r for r in await storage.live_rooms(keep_finished=0)}
     assert room in records and finished_room not in records
     record = records[room]
     assert record.game.id == new and record.game.seed == 7
@@ -111,6 +111,8 @@ async def test_live_rooms_restores_the_newest_game_in_progress(storage: Storage)
     finished_row = await storage.game(finished)
     assert finished_row is not None and finished_row.status == "finished"
     assert finished_row.finished is not None
+    recent = {r.id: r for r in await storage.live_rooms()}  # finished within the hour
+    assert recent[finished_room].game.status == "finished"
 
 
 async def test_a_new_game_without_actions_keeps_the_room_version(storage: Storage) -> None:

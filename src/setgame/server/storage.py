@@ -276,8 +276,9 @@ class Storage:
             rows = (await conn.execute(query)).all()
         return _sorted_seats(rows)
 
-    async def live_rooms(self) -> list[RoomRecord]:
-        """Every room with a game in progress (its newest game), for a restart."""
+    async def live_rooms(self, keep_finished: float = 3600.0) -> list[RoomRecord]:
+        """Every room whose newest game is in progress, or finished less than
+        ``keep_finished`` seconds ago (its results and "again" stay reachable)."""
         async with self.engine.connect() as conn:
             newest = (
                 sa.select(games.c.room, sa.func.max(games.c.created).label("created"))
@@ -288,7 +289,9 @@ class Storage:
                 newest, sa.and_(games.c.room == newest.c.room, games.c.created == newest.c.created)
             )
             game_rows = [_game_row(r) for r in (await conn.execute(query)).all()]
-            return [await self._record(conn, g) for g in game_rows if g.status == "playing"]
+            since = time.time() - keep_finished
+            live = [g for g in game_rows if g.status == "playing" or (g.finished or 0) > since]
+            return [await self._record(conn, g) for g in live]
 
     async def _record(self, conn: AsyncConnection, game: GameRow) -> RoomRecord:
         room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).one()

@@ -1,0 +1,166 @@
+"""A server killed (SIGKILL) mid-game and started again restores every room by replaying
+its stored actions; nothing a player saw acknowledged is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from typing import Any
+
+import httpx
+import pytest
+
+from setgame.server.client import Client, Disconnected, create_room, table_sets
+
+pytestmark = pytest.mark.slow
+
+
+async def seated(server: Any, n: int = 2, **settings: Any) -> tuple[str, list[Client]]:
+    room = await create_room(str(server), **settings)
+    clients = []
+    for name in ("Ann", "Bob", "Cid")[:n]:
+        client = await Client.connect(str(server), room)
+        await client.join(name)
+        clients.append(client)
+    await clients[0].start()
+    for client in clients:
+        await client.wait_update(lambda s: s["phase"] == "playing")
+    return room, clients
+
+
+async def take_a_set(client: Client) -> None:
+    cards = table_sets(client.state)[0]
+    await client.call()
+    await client.wait_update(lambda s: s["holder"] == client.player)
+    await client.pick(cards)
+    await client.wait_event("set_taken")
+
+
+def not_a_set(table: list[str]) -> tuple[str, ...]:
+    return next(t for t in itertools.combinations(table, 3) if not table_sets({"table": t}))
+
+
+async def close_all(clients: list[Client]) -> None:
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+
+async def test_every_room_comes_back_after_kill_9(fresh_server: Any) -> None:
+    rooms: dict[str, tuple[list[Client], dict[str, Any]]] = {}
+    for n, penalty in ((2, "point"), (3, "lockout"), (2, "both")):
+        room, clients = await seated(fresh_server, n, penalty=penalty, no_set="auto")
+        await take_a_set(clients[0])
+        if n == 3:  # a wrong call: a lockout to restore too
+            await clients[1].call()
+            await clients[1].wait_update(lambda s: s["holder"] == clients[1].player)
+            await clients[1].pick(not_a_set(clients[1].table))
+            await clients[1].wait_event("wrong_call")
+        await asyncio.sleep(0.05)
+        rooms[room] = (clients, clients[0].state or {})
+
+    fresh_server.restart()  # kill -9, then start on the same port and database
+
+    for room, (clients, before) in rooms.items():
+        for old in clients:
+            assert (await old.wait_closed()).code in (1006, 1011, 1012, None)
+        back = [
+            await Client.connect(str(fresh_server), room, token=c.token, since=c.version)
+            for c in clients
+        ]
+        try:
+            state = back[0].state
+            assert state is not None
+            assert back[0].player == clients[0].player
+            assert back[0].welcome["missed"] == []
+            for key in ("version", "table", "deck", "holder", "phase", "round"):
+                assert state[key] == before[key], key
+            assert [(p["id"], p["score"], p["locked"]) for p in state["players"]] == [
+                (p["id"], p["score"], p["locked"]) for p in before["players"]
+            ]
+            await take_a_set(back[-1])  # play goes on, with the same seats
+        finally:
+            await close_all(back)
+    async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False) as http:
+        listed = {r["id"] for r in (await http.get("/api/rooms")).json()}
+    assert set(rooms) <= listed
+
+
+async def test_a_pick_window_open_at_the_kill_still_expires(fresh_server: Any) -> None:
+    room, (ann, bob) = await seated(fresh_server, pick_seconds=2)
+    await ann.call()
+    await bob.wait_update(lambda s: s["holder"] == ann.player)
+    fresh_server.restart()
+    await close_all([ann, bob])
+    watcher = await Client.connect(str(fresh_server), room, since=0)
+    try:
+        assert watcher.state is not None and watcher.state["holder"] == ann.player
+        missed = [e["type"] for e in watcher.welcome["missed"]]
+        assert missed[-2:] == ["round_started", "called"]
+        event = await watcher.wait_event("wrong_call", timeout=5)
+        assert event["reason"] == "timeout" and event["player"] == ann.player
+    finally:
+        await watcher.close()
+
+
+async def test_nothing_acknowledged_is_lost_when_killed_mid_stream(fresh_server: Any) -> None:
+    """A player picks sets as fast as the server answers; the server is killed at a random
+    moment. Every version the player saw must be there after the restart."""
+    room = await create_room(str(fresh_server), mode="practice", deck="full")
+    ann = await Client.connect(str(fresh_server), room)
+    await ann.join("Ann")
+    await ann.start()
+    await ann.wait_update(lambda s: s["phase"] == "playing")
+
+    async def play() -> None:
+        while True:
+            sets = table_sets(ann.state)
+            if ann.state and ann.state["phase"] == "match_over":
+                await ann.again()
+                await ann.wait_update(lambda s: s["phase"] == "playing", timeout=5)
+                continue
+            else:
+                await (ann.pick(sets[0]) if sets else ann.no_set())
+            await ann.wait_update(timeout=5)
+
+    player = asyncio.create_task(play())
+    await asyncio.sleep(random.uniform(0.3, 0.8))
+    seen = ann.version
+    await asyncio.to_thread(fresh_server.kill)
+    with pytest.raises((Disconnected, TimeoutError)):
+        await player
+    seen = max(seen, ann.version)
+    assert seen > 3  # it really was playing
+    fresh_server.start()
+    back = await Client.connect(str(fresh_server), room, token=ann.token)
+    try:
+        assert back.player == ann.player
+        assert back.version >= seen
+        assert back.state is not None and back.state["phase"] in ("playing", "match_over")
+    finally:
+        await close_all([ann, back])
+
+
+async def test_bots_resume_after_a_restart(fresh_server: Any) -> None:
+    room, (ann,) = await seated(fresh_server, 1, bots=1, bot_level=5, no_set="auto")
+    fresh_server.restart()
+    await ann.close()
+    back = await Client.connect(str(fresh_server), room, token=ann.token)
+    try:
+        event = await back.wait_event("set_taken", timeout=25)
+        assert back.seat(event["player"]) is not None
+        assert (back.seat(event["player"]) or {})["bot"] == 5
+    finally:
+        await back.close()
+
+
+async def test_a_graceful_stop_restores_too(fresh_server: Any) -> None:
+    room, clients = await seated(fresh_server)
+    await take_a_set(clients[0])
+    version = clients[0].version
+    fresh_server.restart(graceful=True)
+    await close_all(clients)
+    back = await Client.connect(str(fresh_server), room, token=clients[1].token)
+    try:
+        assert back.version == version and back.player == clients[1].player
+    finally:
+        await back.close()
