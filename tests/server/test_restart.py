@@ -51,10 +51,11 @@ async def test_every_room_comes_back_after_kill_9(fresh_server: Any) -> None:
         room, clients = await seated(fresh_server, n, penalty=penalty, no_set="auto")
         await take_a_set(clients[0])
         if n == 3:  # a wrong call: a lockout to restore too
-            await clients[1].call()
-            await clients[1].wait_update(lambda s: s["holder"] == clients[1].player)
-            await clients[1].pick(not_a_set(clients[1].table))
-            await clients[1].wait_event("wrong_call")
+            bob = clients[1]
+            await bob.call()
+            await bob.wait_update(lambda s, me=bob.player: s["holder"] == me)
+            await bob.pick(not_a_set(bob.table))
+            await bob.wait_event("wrong_call")
         await asyncio.sleep(0.05)
         rooms[room] = (clients, clients[0].state or {})
 
