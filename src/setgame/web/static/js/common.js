@@ -9,7 +9,7 @@ let words = { cards: {}, flaws: {} };
 
 export const lang = () => document.documentElement.lang || "en";
 
-// t("key", {name: "Ann"}) -> the string in the page language with {name} filled in.
+// t("room.holds", {name: "Ann"}): the string in the page language, {name} filled in.
 export function t(key, vars = {}) {
   const text = strings[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));

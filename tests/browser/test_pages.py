@@ -1,0 +1,196 @@
+"""Every page in every language, the home page's form and rooms list, replays, looks and
+the room page's weight."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from browser.browserkit import a_set, create_room, join, phase, pick, start, table
+from setgame import parse_card
+from setgame.i18n import LANGUAGES, card_label
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "setgame" / "web"
+PAGE_WEIGHT_LIMIT = 150 * 1024
+
+
+def strings(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((WEB / "static" / "i18n" / f"{lang}.json").read_text())
+    return data
+
+
+def test_every_language_has_every_string() -> None:
+    english = set(strings("en"))
+    for lang in LANGUAGES:
+        words = strings(lang)
+        assert set(words) == english, lang
+        assert all(isinstance(v, str) and v.strip() for v in words.values()), lang
+    used = set()
+    for path in (WEB / "static" / "js").glob("*.js"):
+        used |= set(re.findall(r'\bt\("([\w.]+)"', path.read_text()))
+    for path in (WEB / "pages").glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-title|-placeholder)?="([\w.]+)"', path.read_text()))
+    assert used - english == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_on_every_page(live_server: str, new_page: Any, lang: str) -> None:
+    words = strings(lang)
+    page = new_page()
+    page.goto(f"{live_server}/?lang={lang}")
+    assert page.get_attribute("html", "lang") == lang
+    expect(page.locator("[data-action=create]")).to_have_text(words["home.create"])
+    page.goto(f"{live_server}/")  # remembered (cookie)
+    assert page.get_attribute("html", "lang") == lang
+    page.goto(f"{live_server}/rules")
+    assert page.get_attribute("html", "lang") == lang
+    fragment = (WEB / "rules" / f"{lang}.html").read_text(encoding="utf-8")
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", fragment, re.S)
+    assert heading is not None
+    expect(page.locator("h1").first).to_have_text(re.sub(r"<[^>]+>", "", heading.group(1)).strip())
+    expect(page.locator("[data-code]").first).to_be_visible()  # example cards are drawn
+    assert page.locator("[data-card]").count() == 0
+    url = create_room(live_server, public=False)
+    page.goto(url)
+    assert page.get_attribute("html", "lang") == lang
+    expect(page.locator("[data-action=join]")).to_have_text(words["room.join"])
+    join(page, url, "Zoë")
+    start(page)
+    expect(page.locator("[data-action=call-set]")).to_contain_text(words["room.call"])
+    for card in page.locator("[data-card]").all()[:3]:
+        code = card.get_attribute("data-card") or ""
+        assert card.get_attribute("aria-label") == card_label(parse_card(code), lang)
+
+
+def test_language_selector_is_remembered(live_server: str, new_page: Any) -> None:
+    page = new_page(locale="en-US")
+    page.goto(f"{live_server}/")
+    assert page.get_attribute("html", "lang") == "en"
+    page.select_option("select[name=lang]", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    expect(page.locator("[data-action=create]")).to_have_text(strings("de")["home.create"])
+    page.goto(f"{live_server}/rules")
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.evaluate("localStorage.getItem('setgame.lang')") == "de"
+
+
+def test_accept_language_picks_the_page_language(live_server: str, new_page: Any) -> None:
+    page = new_page(locale="pl-PL")
+    page.goto(f"{live_server}/")
+    assert page.get_attribute("html", "lang") == "pl"
+
+
+def test_home_form_creates_a_room_with_every_setting(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/")
+    page.select_option("select[name=mode]", "multi")
+    page.select_option("select[name=penalty]", "both")
+    page.select_option("select[name=no_set]", "auto")
+    page.select_option("select[name=deck]", "beginner")
+    page.fill("input[name=pick_seconds]", "7")
+    page.select_option("select[name=rounds]", "single")
+    page.fill("input[name=bots]", "2")
+    page.fill("input[name=bot_level]", "4")
+    page.uncheck("input[name=public]")
+    page.click("[data-action=create]")
+    page.wait_for_url(re.compile(r"/room/[\w-]+$"))
+    room = page.url.rsplit("/", 1)[1]
+    settings = httpx.get(f"{live_server}/api/rooms/{room}", timeout=5).json()["settings"]
+    expected = {"penalty": "both", "no_set": "auto", "deck": "beginner", "pick_seconds": 7}
+    expected |= {"rounds": "single", "bots": 2, "bot_level": 4, "public": False}
+    assert {k: settings[k] for k in expected} == expected
+    expect(page.locator("[data-player] .badge.bot")).to_have_count(2)
+
+
+def test_home_lists_public_rooms_to_join_or_watch(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=True)
+    room = url.rsplit("/", 1)[1]
+    hidden = create_room(live_server, public=False).rsplit("/", 1)[1]
+    page = new_page()
+    page.goto(f"{live_server}/")
+    expect(page.locator(f'[data-join="{room}"]')).to_be_visible()
+    expect(page.locator(f'[data-watch="{hidden}"]')).to_have_count(0)
+    page.click(f'[data-watch="{room}"]')
+    page.wait_for_url(url)
+    expect(page.locator("[data-action=join]")).to_be_visible()
+
+
+def test_solo_game_to_the_end_then_its_replay(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, mode="solo", deck="beginner", public=False)
+    page = new_page()
+    join(page, url, "Sol")
+    start(page)
+    while page.get_attribute("main", "data-phase") == "playing":
+        version = page.get_attribute("main", "data-version")
+        found = a_set(table(page))
+        if found is None:
+            page.click("[data-action=no-set]")
+        else:
+            pick(page, found)
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=version
+        )
+    phase(page, "match_over")
+    expect(page.locator("#results")).to_be_visible()
+    page.click("#replay-link")
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.locator("#stepno")).to_contain_text("1 /")
+    assert page.locator("[data-card]").count() == 0  # replays use data-code
+    expect(page.locator("#rtable [data-code]")).to_have_count(0)  # step 1: Sol joins
+    page.click("[data-step=next]")
+    expect(page.locator("#stepno")).to_contain_text("2 /")
+    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 2: the deal
+    page.click("[data-step=last]")
+    total = (page.text_content("#stepno") or "").split("/")[1].strip()
+    expect(page.locator("#stepno")).to_have_text(f"{total} / {total}")
+    expect(page.locator("#revents")).not_to_be_empty()
+
+
+def test_theme_and_colorblind_choice_are_remembered(live_server: str, new_page: Any) -> None:
+    page = new_page(color_scheme="dark")
+    url = create_room(live_server, public=False)
+    join(page, url, "Ann")
+    start(page)
+    dark_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.click("[data-control=theme]")
+    assert page.get_attribute("html", "data-theme") == "light"
+    light_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light_bg != dark_bg
+    page.click("[data-control=colorblind]")
+    expect(page.locator("html.cb")).to_have_count(1)
+    mark = page.locator("[data-card] text.cbmark").first
+    expect(mark).to_be_visible()
+    assert (mark.text_content() or "") in {"R", "G", "P"}
+    page.reload()
+    assert page.get_attribute("html", "data-theme") == "light"
+    expect(page.locator("html.cb")).to_have_count(1)
+    expect(page.locator("[data-control=sound]")).to_have_attribute("aria-pressed", "false")
+
+
+def test_room_page_weighs_under_150_kb(live_server: str, new_page: Any) -> None:
+    """Everything the room page loads (HTML, CSS, JS, JSON) under 150 KB uncompressed."""
+    sizes: dict[str, int] = {}
+    page = new_page()
+
+    def count(response: Any) -> None:
+        if response.request.resource_type != "websocket":
+            sizes[response.url] = len(response.body())
+
+    page.on("response", count)
+    url = create_room(live_server, public=False)
+    page.goto(url, wait_until="networkidle")
+    join(page, url, "Ann")
+    start(page)
+    assert any(u.endswith(".css") for u in sizes)
+    assert any("/api/words/" in u for u in sizes)
+    total = sum(sizes.values())
+    print(f"room page weight: {total} bytes in {len(sizes)} files")
+    assert total < PAGE_WEIGHT_LIMIT, sorted(sizes.items(), key=lambda kv: -kv[1])
