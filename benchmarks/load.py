@@ -61,9 +61,35 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc (Linux); else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float] | None:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat; else None."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+@dataclass
+class Server:
+    url: str
+    pid: int | None = None
+
+
 @contextmanager
-def server_process(db: Path, log: Path) -> Iterator[str]:
-    """Run the game server in a subprocess on a free loopback port; yield its base URL."""
+def server_process(db: Path, log: Path) -> Iterator[Server]:
+    """Run the game server in a subprocess on a free loopback port; yield it."""
     port = free_port()
     command = [
         sys.executable,
@@ -83,7 +109,7 @@ def server_process(db: Path, log: Path) -> Iterator[str]:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         try:
             _wait_up(base, proc, log)
-            yield base
+            yield Server(base, proc.pid)
         finally:
             proc.terminate()
             try:
@@ -118,13 +144,20 @@ class Stats:
     actions: int = 0
     picks: int = 0
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter() of each latency's pick
     pings: list[float] = field(default_factory=list)
+    pinged_at: list[float] = field(default_factory=list)
+    begun: float = 0.0  # perf_counter() when play began
     races: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0
     rounds: int = 0
     matches: int = 0
     seconds: float = 0.0
+    wall: float = 0.0  # connect + play + grace, the span the CPU figures cover
+    load_cpu: float = 0.0  # CPU seconds of the load generator(s)
+    server_cpu: float | None = None  # CPU seconds of the server over the same span
+    machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
 
 
 @dataclass
@@ -145,6 +178,7 @@ class Options:
     deck: str = "full"
     rounds: str = "match"
     connect_concurrency: int = 64
+    samples: str | None = None  # write every latency with its time here (JSON)
 
 
 class Bot:
@@ -178,6 +212,7 @@ class Bot:
             arrivals.append(at)
             if len(arrivals) == len(self.room.players):
                 self.stats.latencies.append(max(arrivals) - sent)
+                self.stats.sent_at.append(sent)
                 del self.room.pending[frozenset(event["cards"])]
 
     async def run(self, stop: float) -> None:
@@ -294,17 +329,19 @@ async def _connect(base: str, room: Room, seat: int, opts: Options, stats: Stats
     stats.connected += 1
 
 
-async def _pinger(base: str, room_id: str, until: float, out: list[float]) -> None:
+async def _pinger(base: str, room_id: str, until: float, stats: Stats) -> None:
     """Ping once every 100 ms on an otherwise idle connection until ``until``."""
     async with await Client.connect(base, room_id) as client:
         while time.monotonic() < until:
-            out.append(await client.ping())
+            stats.pinged_at.append(time.perf_counter())
+            stats.pings.append(await client.ping())
             await asyncio.sleep(0.1)
 
 
 async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
     """Connect a room_size players to every room, play for opts.seconds, return the figures."""
     stats = Stats()
+    cpu, wall = time.process_time(), time.monotonic()
     rooms = [Room(rid) for rid in room_ids]
     gate = asyncio.Semaphore(opts.connect_concurrency)
 
@@ -319,9 +356,10 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     for room in rooms:
         room.players.sort(key=lambda bot: bot.seat)
     begun = time.monotonic()
+    stats.begun = time.perf_counter()
     stop = begun + opts.seconds
     tasks = [asyncio.create_task(bot.run(stop)) for room in rooms for bot in room.players]
-    tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats.pings)))
+    tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats)))
     for result in await asyncio.gather(*tasks, return_exceptions=True):
         if isinstance(result, BaseException):
             stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
@@ -331,6 +369,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
         await asyncio.sleep(0.05)
     stats.unfinished = sum(len(room.pending) for room in rooms)
     await asyncio.gather(*(bot.client.close() for room in rooms for bot in room.players))
+    stats.load_cpu, stats.wall = time.process_time() - cpu, time.monotonic() - wall
     return stats
 
 
@@ -362,20 +401,23 @@ async def _idle_pings(base: str, room_id: str, count: int = 40) -> list[float]:
 def run(players: int, opts: Options, processes: int, url: str | None = None) -> dict[str, Any]:
     """Start a server (unless ``url`` names a running one), load it, return the report."""
     if url is not None:
-        return _load(url, players, opts, processes)
+        return _load(Server(url), players, opts, processes)
     with (
         tempfile.TemporaryDirectory(prefix="setgame-load-") as tmp,
-        server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as base,
+        server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as server,
     ):
-        return _load(base, players, opts, processes)
+        return _load(server, players, opts, processes)
 
 
-def _load(base: str, players: int, opts: Options, processes: int) -> dict[str, Any]:
+def _load(server: Server, players: int, opts: Options, processes: int) -> dict[str, Any]:
+    base = server.url
     count = max(1, players // opts.room_size)
     room_ids = asyncio.run(_make_rooms(base, count + processes, opts))
     rooms, spares = room_ids[:count], room_ids[count:]
     idle = asyncio.run(_idle_pings(base, spares[0]))
     slices = [rooms[i::processes] for i in range(processes)]
+    cpu_before = None if server.pid is None else cpu_seconds(server.pid)
+    machine_before = machine_busy()
     if processes == 1:
         parts = [_play_process(base, slices[0], spares[0], opts)]
     else:
@@ -384,7 +426,32 @@ def _load(base: str, players: int, opts: Options, processes: int) -> dict[str, A
             parts = pool.starmap(
                 _play_process, [(base, s, spares[i], opts) for i, s in enumerate(slices)]
             )
-    return report(merge(parts), idle, players, opts, processes)
+    total = merge(parts)
+    if opts.samples is not None:
+        _write_samples(opts.samples, total)
+    cpu_after = None if server.pid is None else cpu_seconds(server.pid)
+    if cpu_before is not None and cpu_after is not None:
+        total.server_cpu = cpu_after - cpu_before
+    machine_after = machine_busy()
+    if machine_before is not None and machine_after is not None:
+        busy = machine_after[0] - machine_before[0]
+        total.machine_cpu = busy / max(machine_after[1] - machine_before[1], 1e-9)
+    return report(total, idle, players, opts, processes)
+
+
+def _write_samples(path: str, stats: Stats) -> None:
+    """Every latency and ping with its time into the run, as JSON, to see when spikes come."""
+    data = {
+        "pick_to_all": [
+            (round(t - stats.begun, 3), round(v * 1000, 2))
+            for t, v in zip(stats.sent_at, stats.latencies, strict=True)
+        ],
+        "ping": [
+            (round(t - stats.begun, 3), round(v * 1000, 2))
+            for t, v in zip(stats.pinged_at, stats.pings, strict=True)
+        ],
+    }
+    Path(path).write_text(json.dumps(data))
 
 
 def merge(parts: list[Stats]) -> Stats:
@@ -394,13 +461,18 @@ def merge(parts: list[Stats]) -> Stats:
         total.actions += part.actions
         total.picks += part.picks
         total.latencies += part.latencies
+        total.sent_at += part.sent_at
         total.pings += part.pings
+        total.pinged_at += part.pinged_at
+        total.begun = min(total.begun or part.begun, part.begun)
         total.races.update(part.races)
         total.errors.update(part.errors)
         total.unfinished += part.unfinished
         total.rounds += part.rounds
         total.matches += part.matches
         total.seconds = max(total.seconds, part.seconds)
+        total.wall = max(total.wall, part.wall)
+        total.load_cpu += part.load_cpu
     return total
 
 
@@ -450,7 +522,18 @@ def report(
         "errors": dict(stats.errors),
         "error_count": sum(stats.errors.values()) + stats.unfinished,
         "unfinished_picks": stats.unfinished,
+        "load_cpu_percent": _percent(stats.load_cpu, stats.wall),
+        "server_cpu_percent": _percent(stats.server_cpu, stats.wall),
+        "machine_busy_percent": None
+        if stats.machine_cpu is None
+        else round(100 * stats.machine_cpu, 1),
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
+
+
+def _percent(cpu: float | None, wall: float) -> float | None:
+    """CPU use as a percentage of one core over ``wall`` seconds."""
+    return None if cpu is None or wall <= 0 else round(100 * cpu / wall, 1)
 
 
 def show(result: dict[str, Any]) -> str:
@@ -475,6 +558,10 @@ def show(result: dict[str, Any]) -> str:
         f"lost races          {sum(result['races'].values())} {result['races']}",
         f"errors              {result['error_count']} {result['errors']} "
         f"(unfinished picks: {result['unfinished_picks']})",
+        f"CPU (% of one core) server {result['server_cpu_percent']}, "
+        f"load generator {result['load_cpu_percent']} (connect + play); all cores "
+        f"{result['machine_busy_percent']}% busy (anyone's work), "
+        f"load average {result['load_average_1min']}",
     ]
     return "\n".join(lines)
 
@@ -489,12 +576,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
+    parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds, args.deck = 12, 6.0, "beginner"
     if args.players < args.room_size or args.room_size < 1 or args.processes < 1:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
-    opts = Options(room_size=args.room_size, seconds=args.seconds, deck=args.deck)
+    opts = Options(args.room_size, args.seconds, deck=args.deck, samples=args.samples)
     if args.quick:
         opts.reaction, opts.pick_delay = (0.2, 0.6), (0.1, 0.3)
     result = run(args.players, opts, args.processes, args.url)
