@@ -111,7 +111,11 @@ class SetApp(App[None]):
             yield self.message_bar
 
     async def on_mount(self) -> None:
-        await self.session.open(self.clock())
+        try:
+            await self.session.open(self.clock())
+        except ValueError as exc:  # a room that cannot be reached: say why, let q leave
+            self.say(tr("disconnected", self.lang, reason=str(exc)), warning=True)
+            return
         self.refresh_game()
         self.set_interval(self.poll_seconds, self.refresh_game)
 

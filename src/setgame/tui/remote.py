@@ -11,6 +11,8 @@ import getpass
 from typing import Any
 from urllib.parse import urlsplit
 
+from websockets.exceptions import ConnectionClosed
+
 from setgame.server.client import Client, ClientError
 
 Event = dict[str, Any]
@@ -61,7 +63,16 @@ class RemoteSession:
 
     async def open(self, now: float) -> None:
         """Connect, then take a seat (a finished or full room leaves us watching)."""
-        self.client = await Client.connect(self.base_url, self.room_id)
+        try:
+            self.client = await Client.connect(self.base_url, self.room_id)
+        except ClientError:
+            raise
+        except (ConnectionClosed, OSError, TimeoutError) as exc:
+            # the server may close the socket (4004: no such room) before the client's
+            # own error handling sees it
+            raise RemoteError(
+                f"cannot open room {self.room_id!r} at {self.base_url!r}: {exc}"
+            ) from exc
         self._received = now
         try:
             await self.client.join(self.name)

@@ -179,11 +179,19 @@ class StatusBar(Static):
         self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
 
 
+_PHASE_LINES: Final = {"lobby": "lobby", "round_over": "round_over", "match_over": "game_over"}
+
+
 class HolderBar(Static):
     """Who holds the board, with the countdown; else the keys to press."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
         holder, deadline = view.get("holder"), view.get("deadline_in")
+        phase = view.get("phase", "playing")
+        if phase != "playing":
+            self.set_class(False, "holding")
+            self.update(Text(tr(_PHASE_LINES.get(phase, "lobby"), lang), no_wrap=True))
+            return
         if holder is None or deadline is None:
             mode = view.get("mode", "solo")
             self.set_class(False, "holding")
