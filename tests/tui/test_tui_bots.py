@@ -97,3 +97,14 @@ async def test_r08_a_bot_holding_the_board_blocks_the_call(clock: FakeClock) -> 
         await pilot.press("1")
         assert message(app) == "Bot 1 holds the board"
         assert "▶ Bot 1" in str(app.scoreboard.content)
+
+
+async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
+    clock: FakeClock,
+) -> None:
+    app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8, lang="pl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        assert me(app)["declared"] and "[brak setu?]" in str(app.scoreboard.content)
+        await pilot.press("n")
+        assert message(app) == "Już powiedziałeś, że nie ma SETa"

@@ -72,6 +72,13 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
             await alice.pick(list(wrong))
             await _until(app, clock, lambda: "Not a set" in message(app))
             assert message(app).startswith("Alice: " + " ".join(wrong) + ": Not a set: ")
+
+            # the server refuses a second "no set": the refusal is worded by the app
+            await pilot.press("n")
+            await _until(app, clock, lambda: bool(me(app)["declared"]))
+            await pilot.press("n")
+            await _until(app, clock, lambda: "already" in message(app))
+            assert message(app) == "You have already said there is no set"
             await pilot.press("q", "y")
         assert session.client is not None and session.client.closed is not None
     finally:

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from setgame.tui.strings import event_message, tr
+from setgame.tui.strings import error_message, event_message, tr
 from setgame.tui.widgets import KEYS, HolderBar, MessageBar, Scoreboard, StatusBar, TableGrid
 
 Clock = Callable[[], float]
@@ -233,7 +233,5 @@ class SetApp(App[None]):
         try:
             return await action
         except ValueError as exc:
-            code = getattr(exc, "code", None)
-            text = tr("locked_out", self.lang) if code == "locked_out" else str(exc)
-            self.say(text, warning=True)
+            self.say(error_message(getattr(exc, "code", None), str(exc), self.lang), warning=True)
             return None

@@ -76,8 +76,9 @@ class RemoteSession:
         self._received = now
         try:
             await self.client.join(self.name)
-        except ClientError as exc:
-            self._pending.append({"type": "error", "message": str(exc)})
+        except ClientError as exc:  # seats taken or the game under way: watch
+            code = getattr(exc, "code", None)
+            self._pending.append({"type": "error", "code": code, "message": str(exc)})
 
     def _client(self) -> Client:
         if self.client is None:
@@ -119,7 +120,7 @@ class RemoteSession:
             elif message["type"] == "welcome":
                 self._received = now
             elif message["type"] == "error":
-                events.append({"type": "error", "message": str(message.get("message"))})
+                events.append({"type": "error", **message})
         if client.closed is not None and not getattr(self, "_told_closed", False):
             self._told_closed = True
             events.append(

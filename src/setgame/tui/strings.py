@@ -51,6 +51,9 @@ _EN: Final = {
     "call_first": "Press Space to call SET first",
     "board_held": "{name} holds the board",
     "locked_out": "You are locked out until someone finds a set.",
+    "already_declared": "You have already said there is no set",
+    "deck_empty": "The deck is empty: no more cards",
+    "table_full": "21 cards always hold a set",
     "hint": "Hint: {cards}",
     "hint_none": "No set on the table: press n for three more cards",
     "no_hints": "Hints are for practice games",
@@ -98,6 +101,9 @@ _RU: Final = {
     "call_first": "Сначала нажмите пробел: «Сет!»",
     "board_held": "Карты берёт {name}",
     "locked_out": "Вы пропускаете, пока кто-то не найдёт сет.",
+    "already_declared": "Вы уже сказали, что сета нет",
+    "deck_empty": "Колода пуста: карт больше нет",
+    "table_full": "Среди 21 карты всегда есть сет",
     "hint": "Подсказка: {cards}",
     "hint_none": "Сета на столе нет: n — ещё три карты",
     "no_hints": "Подсказки есть только в тренировке",
@@ -145,6 +151,9 @@ _PL: Final = {
     "call_first": "Najpierw naciśnij spację: SET!",
     "board_held": "Karty wybiera {name}",
     "locked_out": "Czekasz, aż ktoś znajdzie SET.",
+    "already_declared": "Już powiedziałeś, że nie ma SETa",
+    "deck_empty": "Talia jest pusta: nie ma więcej kart",
+    "table_full": "Wśród 21 kart zawsze jest SET",
     "hint": "Podpowiedź: {cards}",
     "hint_none": "Na stole nie ma SETa: n — trzy nowe karty",
     "no_hints": "Podpowiedzi są tylko w treningu",
@@ -192,6 +201,9 @@ _IT: Final = {
     "call_first": "Premi prima Spazio: SET!",
     "board_held": "Le carte le sceglie {name}",
     "locked_out": "Sei fermo finché qualcuno non trova un SET.",
+    "already_declared": "Hai già detto che non c'è nessun SET",
+    "deck_empty": "Il mazzo è vuoto: non ci sono altre carte",
+    "table_full": "21 carte contengono sempre un SET",
     "hint": "Suggerimento: {cards}",
     "hint_none": "Nessun SET sul tavolo: n per tre carte in più",
     "no_hints": "I suggerimenti sono solo per l'allenamento",
@@ -239,6 +251,9 @@ _DE: Final = {
     "call_first": "Erst die Leertaste drücken: SET!",
     "board_held": "{name} nimmt gerade Karten",
     "locked_out": "Du bist gesperrt, bis jemand ein SET findet.",
+    "already_declared": "Du hast schon gesagt, dass kein SET da ist",
+    "deck_empty": "Der Stapel ist leer: keine Karten mehr",
+    "table_full": "21 Karten enthalten immer ein SET",
     "hint": "Tipp: {cards}",
     "hint_none": "Kein SET auf dem Tisch: n für drei Karten mehr",
     "no_hints": "Tipps gibt es nur im Übungsspiel",
@@ -326,7 +341,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "match_over":
         return _match_over(event, view, names, lang)
     if kind == "error":
-        return tr("error", lang, message=event.get("message"))
+        return error_message(event.get("code"), str(event.get("message")), lang)
     if kind == "disconnected":
         return tr("disconnected", lang, reason=event.get("reason"))
     return None
@@ -356,3 +371,20 @@ def _match_over(
         return tr("solo_over", lang, score=solo.get("score", 0), clock=clock)
     winners = ", ".join(names.get(str(w), str(w)) for w in event.get("winners") or ())
     return tr("match_over", lang, winners=winners)
+
+
+#: Engine and server error codes the screen words itself; others show the error's text.
+_ERRORS: Final = {
+    "locked_out": "locked_out",
+    "not_holder": "call_first",
+    "already_declared": "already_declared",
+    "deck_empty": "deck_empty",
+    "table_full": "table_full",
+    "no_hints": "no_hints",
+}
+
+
+def error_message(code: object, text: str, lang: str) -> str:
+    """A refused action in words: ours for the codes we know, else the error's own text."""
+    key = _ERRORS.get(code) if isinstance(code, str) else None
+    return tr(key, lang) if key else tr("error", lang, message=text)
