@@ -5,14 +5,16 @@ import { cardLabel, flawText, t } from "./common.js";
 
 const labels = (codes) => (codes || []).map(cardLabel).join(", ");
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function wrongText(ev, who) {
   const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   if (ev.locked) costs.push(t("ev.lockedout"));
-  if (!costs.length) costs.push(t("ev.nopenalty"));
-  if (ev.reason === "timeout") return `${t("ev.late", { name: who })}. ${costs.join(", ")}.`;
-  return `${t("ev.wrong", { name: who })}: ${why}. ${costs.join(", ")}.`;
+  const cost = capital(costs.join(", ") || t("ev.nopenalty"));
+  if (ev.reason === "timeout") return `${t("ev.late", { name: who })}. ${cost}.`;
+  return `${t("ev.wrong", { name: who })}: ${why}. ${cost}.`;
 }
 
 const TEXTS = {

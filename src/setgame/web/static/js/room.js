@@ -86,7 +86,7 @@ function renderStatus() {
   $("#phase").textContent = t(`phase.${s.phase}`);
   const dealer = s.dealer ? ` · ${t("room.dealer", { name: nameOf(s.dealer) })}` : "";
   $("#round").textContent =
-    s.rounds > 1 && s.round ? `${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
+    s.rounds > 1 && s.round ? `· ${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
