@@ -1,0 +1,305 @@
+"""The ``setgame`` command: every command, its output formats and its errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import types
+from typing import Any
+
+import pytest
+
+from setgame import explain, parse_cards
+from setgame.cli import _progress, main
+from setgame.i18n import LANGUAGES, explain_text
+
+
+def run(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *args: str,
+    stdin: str | None = None,
+) -> tuple[int, str, str]:
+    """Run ``setgame ARGS`` in this process: (exit status, stdout, stderr)."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+@pytest.fixture
+def setgame(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    return lambda *args, stdin=None: run(capsys, monkeypatch, *args, stdin=stdin)
+
+
+def assert_usage_error(result: tuple[int, str, str], token: str) -> None:
+    code, _, err = result
+    assert code == 2
+    assert err.startswith("setgame: error: ")
+    assert err.count("\n") == 1, err  # one line
+    assert token in err
+    assert "Traceback" not in err
+
+
+# --- solve --------------------------------------------------------------------------
+
+
+def test_r03_solve_prints_the_sets_among_the_cards(setgame: Any) -> None:
+    code, out, _ = setgame("solve", "1rsd", "2GTO", "3pos", "1RSO")
+    assert code == 0
+    assert out.splitlines() == ["1 set among 4 cards: 1RSD 2GTO 3POS 1RSO", "  1RSD 2GTO 3POS"]
+
+
+def test_solve_json_is_one_object_per_table_in_input_order(setgame: Any) -> None:
+    code, out, _ = setgame("solve", "--json", "3pos", "1rsd", "2gto", "1GSD")
+    assert code == 0
+    assert json.loads(out) == {
+        "cards": ["3POS", "1RSD", "2GTO", "1GSD"],
+        "sets": [["3POS", "1RSD", "2GTO"]],
+    }
+
+
+def test_solve_reads_tables_from_stdin_one_a_line(setgame: Any) -> None:
+    tables = "1RSD 2RSD 3RSD 1GSD\n\n1RSD 2GTO\n1rsd 1GSD 1PSD 1RTD 1RSO\n"
+    code, out, _ = setgame("solve", "--json", stdin=tables)
+    assert code == 0
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [o["cards"] for o in objects] == [
+        ["1RSD", "2RSD", "3RSD", "1GSD"],
+        ["1RSD", "2GTO"],
+        ["1RSD", "1GSD", "1PSD", "1RTD", "1RSO"],
+    ]
+    assert [o["sets"] for o in objects] == [
+        [["1RSD", "2RSD", "3RSD"]],
+        [],
+        [["1RSD", "1GSD", "1PSD"]],
+    ]
+
+
+def test_solve_text_from_stdin_separates_tables(setgame: Any) -> None:
+    code, out, _ = setgame("solve", stdin="1RSD 2RSD 3RSD\n1RSD 2GTO\n")
+    assert code == 0
+    assert out.splitlines() == [
+        "1 set among 3 cards: 1RSD 2RSD 3RSD",
+        "  1RSD 2RSD 3RSD",
+        "",
+        "0 sets among 2 cards: 1RSD 2GTO",
+    ]
+
+
+def test_solve_unknown_card_is_a_usage_error(setgame: Any) -> None:
+    assert_usage_error(setgame("solve", "1RSD", "4RSD"), "'4RSD'")
+
+
+def test_solve_duplicate_card_is_a_usage_error(setgame: Any) -> None:
+    assert_usage_error(setgame("solve", "1RSD", "2GTO", "1rsd"), "'1rsd'")
+
+
+def test_solve_bad_line_on_stdin_names_the_line_and_token(setgame: Any) -> None:
+    code, out, err = setgame("solve", "--json", stdin="1RSD 2RSD 3RSD\n1RSD XYZ\n")
+    assert_usage_error((code, out, err), "'XYZ'")
+    assert "line 2" in err
+    assert json.loads(out)["cards"] == ["1RSD", "2RSD", "3RSD"]  # the good table came first
+
+
+# --- check --------------------------------------------------------------------------
+
+
+def test_r03_check_a_set_exits_0(setgame: Any) -> None:
+    code, out, _ = setgame("check", "1RSD", "2GTO", "3POS")
+    assert code == 0
+    assert out == "1RSD 2GTO 3POS: That is a set.\n"
+
+
+def test_r04_check_a_non_set_explains_and_exits_1(setgame: Any) -> None:
+    code, out, _ = setgame("check", "1RSD", "2RSD", "3GSD")
+    assert code == 1
+    assert out == "1RSD 2RSD 3GSD: Not a set: two are red, one is green.\n"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r04_check_explains_in_each_language(setgame: Any, lang: str) -> None:
+    cards = ["1RSD", "2GTO", "3POO"]
+    code, out, _ = setgame("check", "--lang", lang, *cards)
+    assert code == 1
+    expected = explain_text(explain(*parse_cards(cards)), lang)
+    assert out == f"1RSD 2GTO 3POO: {expected}\n"
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_check_needs_exactly_three_cards(setgame: Any, count: int) -> None:
+    cards = ["1RSD", "2GTO", "3POS", "1GSD"][:count]
+    assert_usage_error(setgame("check", *cards), f"got {count}")
+
+
+def test_check_unknown_card_and_language(setgame: Any) -> None:
+    assert_usage_error(setgame("check", "1RSD", "2GTO", "3PXS"), "'3PXS'")
+    assert_usage_error(setgame("check", "--lang", "fr", "1RSD", "2GTO", "3POS"), "'fr'")
+    assert_usage_error(setgame("check", "1RSD", "2GTO", "1RSD"), "'1RSD'")
+
+
+# --- simulate -----------------------------------------------------------------------
+
+
+def test_simulate_json_has_the_documented_shape(setgame: Any) -> None:
+    code, out, err = setgame("simulate", "--games", "300", "--seed", "5", "--json")
+    assert code == 0
+    assert err == ""  # no progress bar: stderr is not a terminal
+    data = json.loads(out)
+    assert set(data) == {"games", "tables", "leftover", "sets_per_game", "games_per_second"}
+    assert data["games"] == 300
+    assert data["tables"]["12"]["seen"] >= 300
+    for count in data["tables"].values():
+        assert set(count) == {"seen", "no_set"} and 0 <= count["no_set"] <= count["seen"]
+    assert sum(data["leftover"].values()) == 300
+    left = sum(int(k) * n for k, n in data["leftover"].items()) / 300
+    assert data["sets_per_game"] == pytest.approx((81 - left) / 3)
+    assert data["games_per_second"] > 0
+
+
+def test_simulate_is_reproducible_from_the_seed(setgame: Any) -> None:
+    def tables(seed: str) -> Any:
+        return json.loads(setgame("simulate", "--games", "200", "--seed", seed, "--json")[1])[
+            "tables"
+        ]
+
+    assert tables("3") == tables("3")
+    assert tables("3") != tables("4")
+
+
+def test_r16_simulate_with_the_beginner_deck(setgame: Any) -> None:
+    data = json.loads(setgame("simulate", "--games", "200", "--deck", "beginner", "--json")[1])
+    assert data["tables"]["12"]["no_set"] == 0  # 12 of 27 solid cards always hold a set
+    assert max(map(int, data["leftover"])) <= 9
+
+
+def test_simulate_prints_a_table_of_statistics(setgame: Any) -> None:
+    code, out, _ = setgame("simulate", "--games", "100")
+    assert code == 0
+    assert "100 games" in out and "no set" in out and "sets per game" in out
+
+
+def test_simulate_bad_options(setgame: Any) -> None:
+    assert_usage_error(setgame("simulate", "--games", "0"), "--games")
+    assert_usage_error(setgame("simulate", "--games", "many"), "'many'")
+    assert_usage_error(setgame("simulate", "--deck", "tiny"), "'tiny'")
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    with _progress(10, "x") as advance:
+        assert advance is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    with _progress(10, "x") as advance:
+        assert callable(advance)
+        advance(10)
+
+
+# --- odds ---------------------------------------------------------------------------
+
+
+def test_r17_odds_compares_with_the_rulebooks(setgame: Any) -> None:
+    code, out, _ = setgame("odds", "--samples", "4000", "--games", "300")
+    assert code == 0
+    assert "Probability that 12 cards hold no set" in out
+    assert "33:1" in out and "3%" in out and "during play" in out
+
+
+def test_r17_odds_json(setgame: Any) -> None:
+    code, out, _ = setgame("odds", "--cards", "5", "--samples", "2000", "--games", "50", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["cards"] == 5
+    assert data["exact"]["fraction"] == "5328/6083"
+    assert abs(data["sampled"]["p"] - data["exact"]["p"]) < 5 * data["sampled"]["stderr"]
+    assert data["play"] is None  # no 5-card table is met in play
+
+
+def test_r17_odds_for_21_cards_is_zero(setgame: Any) -> None:
+    data = json.loads(
+        setgame("odds", "--cards", "21", "--samples", "500", "--games", "20", "--json")[1]
+    )
+    assert data["exact"]["p"] == 0 and data["sampled"]["p"] == 0
+    assert data["rulebooks"][0]["sources"] == "000"
+
+
+def test_odds_bad_options(setgame: Any) -> None:
+    assert_usage_error(setgame("odds", "--cards", "82"), "'82'")
+    assert_usage_error(setgame("odds", "--samples", "0"), "--samples")
+
+
+# --- serve and play: wiring to the server and the terminal app ----------------------
+
+
+def fake_module(monkeypatch: pytest.MonkeyPatch, name: str, attr: str) -> list[dict[str, Any]]:
+    calls: list[dict[str, Any]] = []
+    module = types.ModuleType(name)
+    setattr(module, attr, lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setitem(sys.modules, name, module)
+    return calls
+
+
+def test_serve_calls_the_server(setgame: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_module(monkeypatch, "setgame.server", "serve")
+    assert setgame("serve")[0] == 0
+    assert setgame("serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db")[0] == 0
+    assert calls == [
+        {"host": "127.0.0.1", "port": 8000, "db": None},
+        {"host": "0.0.0.0", "port": 9000, "db": "x.db"},
+    ]
+    assert_usage_error(setgame("serve", "--port", "70000"), "'70000'")
+
+
+def test_play_calls_the_terminal_app(setgame: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_module(monkeypatch, "setgame.tui", "run")
+    assert setgame("play")[0] == 0
+    args = ["--mode", "bots", "--bots", "2", "--level", "5", "--deck", "beginner"]
+    args += ["--seed", "7", "--lang", "pl", "--connect", "ws://h:1", "--name", "Ala"]
+    assert setgame("play", *args)[0] == 0
+    defaults = dict(mode="solo", bots=1, level=3, deck="full", seed=None, lang="en")
+    chosen = dict(mode="bots", bots=2, level=5, deck="beginner", seed=7, lang="pl")
+    assert calls == [
+        {**defaults, "connect": None, "name": None},
+        {**chosen, "connect": "ws://h:1", "name": "Ala"},
+    ]
+    assert_usage_error(setgame("play", "--level", "6"), "'6'")
+    assert_usage_error(setgame("play", "--mode", "chaos"), "'chaos'")
+    assert_usage_error(setgame("play", "--lang", "xx"), "'xx'")
+
+
+# --- help and the entry points ------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "simulate", "odds", "serve", "play"])
+def test_every_command_has_help(setgame: Any, command: str) -> None:
+    code, out, _ = setgame(command, "--help")
+    assert code == 0
+    assert "Usage" in out and command in out
+
+
+def test_bare_setgame_prints_help(setgame: Any) -> None:
+    code, out, _ = setgame()
+    assert code == 0
+    assert "solve" in out and "simulate" in out
+
+
+def test_unknown_command_is_a_usage_error(setgame: Any) -> None:
+    assert_usage_error(setgame("sovle"), "'sovle'")
+
+
+def test_python_m_setgame_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "setgame", "check", "1RSD", "2GTO", "3PXS"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip().startswith("setgame: error: not a card: '3PXS'")
+    assert len(done.stderr.strip().splitlines()) == 1
