@@ -87,6 +87,10 @@ function renderStatus() {
   const dealer = s.dealer ? ` · ${t("room.dealer", { name: nameOf(s.dealer) })}` : "";
   $("#round").textContent =
     s.rounds > 1 && s.round ? `· ${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
+  const rules = [t(`mode.${s.mode}`)];
+  if (s.mode !== "practice") rules.push(t(`penalty.${s.settings?.penalty}`));
+  if (s.settings?.deck === "beginner") rules.push(t("deck.beginner"));
+  $("#settings").textContent = rules.join(" · ");
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
@@ -132,7 +136,7 @@ function tick() {
   }
   if (clockBase && state.mode !== "multi") {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
-    $("#clock").textContent = `⏱ ${formatTime(clockBase[0] + running)}`;
+    $("#clock").textContent = `${t("room.time")} ${formatTime(clockBase[0] + running)}`;
   }
 }
 
@@ -282,6 +286,12 @@ const handlers = {
     render();
     onEvents(msg.events);
     sendPick();
+  },
+  presence(msg) {
+    const player = state?.players?.find((p) => p.id === msg.player);
+    if (!player) return;
+    player.connected = msg.connected;
+    renderScores($("#scores"), state, you);
   },
   hint(msg) {
     hintCards = msg.cards || [];
