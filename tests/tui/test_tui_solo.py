@@ -2,38 +2,73 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from setgame.cards import parse_card
 from setgame.i18n import explain_text
 from setgame.sets import explain
+from setgame.tui.app import SetApp
+from setgame.tui.strings import format_clock
 from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
+
+
+async def _play_to_the_end(app: SetApp, pilot: Any, clock: FakeClock) -> tuple[int, int]:
+    """Pick the first set on the table, or ask for three more cards, until the game ends;
+    two seconds pass before each move. Returns (sets found, requests)."""
+    found = requests = 0
+    while app.view["phase"] == "playing":
+        clock.now += 2.0
+        triple = a_set(app)
+        if triple is None:
+            await pilot.press("n")
+            requests += 1
+        else:
+            await pilot.press(*keys_for(app, triple))
+            found += 1
+            assert not set(triple) & set(table(app))
+        await pilot.pause()
+        assert found + requests < 60, "the game does not end"
+    return found, requests
 
 
 async def test_r15_whole_solo_game_played_by_keys(clock: FakeClock) -> None:
     app = make_app(clock, "solo", deck="beginner", seed=11)
     async with app.run_test(size=(80, 24)) as pilot:
-        found = requests = 0
-        while app.view["phase"] == "playing":
-            clock.now += 2.0
-            triple = a_set(app)
-            if triple is None:
-                await pilot.press("n")
-                requests += 1
-            else:
-                before = app.view["deck"]
-                await pilot.press(*keys_for(app, triple))
-                found += 1
-                assert not set(triple) & set(table(app))
-                assert app.view["deck"] == max(0, before - 3) or len(table(app)) > 12
-            await pilot.pause()
-            assert found + requests < 40, "the game does not end"
+        found, requests = await _play_to_the_end(app, pilot, clock)
         assert app.view["phase"] == "match_over"
         result = app.view["result"]["solo"]
-        assert result["sets"] == found
-        assert result["score"] == found - requests
+        assert result["sets"] == found and result["score"] == found
         assert 6 <= found <= 9  # 27 cards; at most 9 left over (the largest cap of AG(3,3))
         assert app.view["deck"] == 0
-        assert message(app).startswith("Game over")
-        assert f"{found - requests} points" in message(app)
+        # any 10 beginner cards hold a set (the largest set-free group of them has 9),
+        # so twelve never need three more: no penalty, the game is won
+        assert requests == 0 and result["won"]
+        assert message(
+            app
+        ) == f"Game over: {found} points in {format_clock(2.0 * found)}, won. " + (
+            "Press q to leave"
+        )
+        assert str(app.holder_bar.content) == "Game over. Press q to leave"
+
+
+@pytest.mark.parametrize(("seed", "won"), [(0, False)])  # won: the beginner game above
+async def test_r15_full_deck_solo_game_with_penalties(
+    clock: FakeClock, seed: int, won: bool
+) -> None:
+    app = make_app(clock, "solo", deck="full", seed=seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        found, requests = await _play_to_the_end(app, pilot, clock)
+        result = app.view["result"]["solo"]
+        assert requests > 0 and result["penalties"] == requests
+        assert result["score"] == found - requests == me(app)["total"]
+        assert result["won"] is won
+        assert result["seconds"] == 2.0 * (found + requests)
+        text = message(app)
+        assert text.startswith(f"Game over: {found - requests} points in ")
+        left = requests - result["cancelled"]
+        assert (", won." in text) if won else (f"not won: {left} more-cards penalties" in text)
 
 
 async def test_r04_wrong_pick_is_explained(clock: FakeClock) -> None:

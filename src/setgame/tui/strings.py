@@ -59,7 +59,9 @@ _EN: Final = {
     "no_hints": "Hints are for practice games",
     "round_over": "Round over. Press Enter for the next round",
     "match_over": "Game over. {winners} won. Press q to leave",
-    "solo_over": "Game over: {score} points in {clock}. Press q to leave",
+    "solo_over": "Game over: {score} points in {clock}, {outcome}. Press q to leave",
+    "solo_won": "won",
+    "solo_lost": "not won: {left} more-cards penalties not cancelled",
     "game_over": "Game over. Press q to leave",
     "lobby": "Waiting for the game to start. Press Enter to start",
     "quit?": "Leave the game? (y/n)",
@@ -109,7 +111,9 @@ _RU: Final = {
     "no_hints": "Подсказки есть только в тренировке",
     "round_over": "Раунд окончен. Enter: следующий раунд",
     "match_over": "Игра окончена. Победа: {winners}. q: выход",
-    "solo_over": "Игра окончена: {score} очков за {clock}. q: выход",
+    "solo_over": "Игра окончена: {score} очков за {clock}, {outcome}. q: выход",
+    "solo_won": "победа",
+    "solo_lost": "не выиграна: штрафов не отыграно: {left}",
     "game_over": "Игра окончена. q: выход",
     "lobby": "Ждём начала игры. Enter: начать",
     "quit?": "Выйти из игры? (y/n)",
@@ -159,7 +163,9 @@ _PL: Final = {
     "no_hints": "Podpowiedzi są tylko w treningu",
     "round_over": "Koniec rundy. Enter: następna runda",
     "match_over": "Koniec gry. Wygrywa: {winners}. q: wyjście",
-    "solo_over": "Koniec gry: {score} pkt w {clock}. q: wyjście",
+    "solo_over": "Koniec gry: {score} pkt w {clock}, {outcome}. q: wyjście",
+    "solo_won": "wygrana",
+    "solo_lost": "przegrana: nieanulowane kary: {left}",
     "game_over": "Koniec gry. q: wyjście",
     "lobby": "Czekamy na początek gry. Enter: start",
     "quit?": "Wyjść z gry? (y/n)",
@@ -209,7 +215,9 @@ _IT: Final = {
     "no_hints": "I suggerimenti sono solo per l'allenamento",
     "round_over": "Mano finita. Invio: mano successiva",
     "match_over": "Partita finita. Vince: {winners}. q: esci",
-    "solo_over": "Partita finita: {score} punti in {clock}. q: esci",
+    "solo_over": "Partita finita: {score} punti in {clock}, {outcome}. q: esci",
+    "solo_won": "vinta",
+    "solo_lost": "non vinta: penalità non annullate: {left}",
     "game_over": "Partita finita. q: esci",
     "lobby": "In attesa dell'inizio. Invio: inizia",
     "quit?": "Lasciare la partita? (y/n)",
@@ -259,7 +267,9 @@ _DE: Final = {
     "no_hints": "Tipps gibt es nur im Übungsspiel",
     "round_over": "Runde vorbei. Enter: nächste Runde",
     "match_over": "Spiel vorbei. Gewonnen hat: {winners}. q: Ende",
-    "solo_over": "Spiel vorbei: {score} Punkte in {clock}. q: Ende",
+    "solo_over": "Spiel vorbei: {score} Punkte in {clock}, {outcome}. q: Ende",
+    "solo_won": "gewonnen",
+    "solo_lost": "nicht gewonnen: {left} Strafen nicht ausgeglichen",
     "game_over": "Spiel vorbei. q: Ende",
     "lobby": "Warten auf den Spielbeginn. Enter: Start",
     "quit?": "Spiel verlassen? (y/n)",
@@ -368,7 +378,9 @@ def _match_over(
     solo = event.get("solo")
     if solo is not None:
         clock = format_clock(float(solo.get("seconds") or 0.0))
-        return tr("solo_over", lang, score=solo.get("score", 0), clock=clock)
+        left = int(solo.get("penalties", 0)) - int(solo.get("cancelled", 0))
+        outcome = tr("solo_won", lang) if solo.get("won") else tr("solo_lost", lang, left=left)
+        return tr("solo_over", lang, score=solo.get("score", 0), clock=clock, outcome=outcome)
     winners = ", ".join(names.get(str(w), str(w)) for w in event.get("winners") or ())
     return tr("match_over", lang, winners=winners)
 
