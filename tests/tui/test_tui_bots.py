@@ -108,3 +108,18 @@ async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
         assert me(app)["declared"] and "[brak setu?]" in str(app.scoreboard.content)
         await pilot.press("n")
         assert message(app) == "Już powiedziałeś, że nie ma SETa"
+
+
+async def test_r10_a_pick_after_the_window_closed_counts_as_picking_nothing(
+    clock: FakeClock,
+) -> None:
+    app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        triple = a_set(app)
+        assert triple is not None
+        keys = keys_for(app, triple)
+        await pilot.press("space", *keys[:2])
+        clock.now += 6.0  # past the 5 s window, before the app polls again
+        await pilot.press(keys[2])
+        assert message(app) == "You picked nothing in time"
+        assert me(app)["score"] == 0 and set(triple) <= set(table(app))

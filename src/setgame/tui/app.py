@@ -27,9 +27,6 @@ class Session(Protocol):
     """What the app plays through: :class:`~setgame.tui.local.LocalSession` or
     :class:`~setgame.tui.remote.RemoteSession`. Failed actions raise ``ValueError``."""
 
-    @property
-    def mode(self) -> str: ...
-
     async def open(self, now: float) -> None: ...
     async def start(self, now: float) -> None: ...
     async def call(self, now: float) -> None: ...
@@ -158,7 +155,7 @@ class SetApp(App[None]):
         table = view.get("table", [])
         if view.get("phase") != "playing" or position >= len(table):
             return
-        if view.get("mode") == "multi" and view.get("holder") != view.get("you"):
+        if not self._may_pick(view):
             self._explain_no_pick(view)
             return
         code = table[position]
@@ -168,8 +165,16 @@ class SetApp(App[None]):
             self.selected.append(code)
         if len(self.selected) == 3:
             cards, self.selected = tuple(self.selected), []
-            await self._act(self.session.pick(cards, self.clock()))
+            self._catch_up()
+            if self._may_pick(self.view):  # the pick window may have closed meanwhile
+                await self._act(self.session.pick(cards, self.clock()))
         self.refresh_game()
+
+    @staticmethod
+    def _may_pick(view: dict[str, Any]) -> bool:
+        return view.get("phase") == "playing" and (
+            view.get("mode") != "multi" or view.get("holder") == view.get("you")
+        )
 
     def _explain_no_pick(self, view: dict[str, Any]) -> None:
         holder = view.get("holder")

@@ -57,10 +57,6 @@ class RemoteSession:
         self._received = 0.0  # app clock when the latest view arrived
         self._pending: list[Event] = []
 
-    @property
-    def mode(self) -> str:
-        return str(self._state().get("mode", "multi"))
-
     async def open(self, now: float) -> None:
         """Connect, then take a seat (a finished or full room leaves us watching)."""
         try:
