@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 
+from conftest import LiveServer
 from setgame.server.client import Client, create_room
 from setgame.tui.app import SetApp
 from setgame.tui.remote import RemoteSession
+
+if TYPE_CHECKING:
+    from conftest import LiveServer
 from tui.tuikit import FakeClock, a_set, keys_for, me, message, not_a_set, table
 
 
@@ -92,4 +97,28 @@ async def test_an_unknown_room_is_reported(live_server: str, clock: FakeClock) -
     app = SetApp(RemoteSession(f"{live_server}/room/nosuchroom"), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
         assert message(app).startswith("Connection lost: ") and "4004" in message(app)
+        await pilot.press("q", "y")
+
+
+@pytest.mark.slow
+async def test_the_seat_comes_back_after_a_server_restart(
+    fresh_server: LiveServer, clock: FakeClock
+) -> None:
+    room = await create_room(fresh_server, deck="beginner", rounds="single")
+    alice = await Client.connect(fresh_server, room)
+    await alice.join("Alice")
+    await alice.close()
+    app = SetApp(RemoteSession(f"{fresh_server}/room/{room}", name="Tess"), clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(app, clock, lambda: len(app.view["players"]) == 2)
+        await pilot.press("enter")
+        await _until(app, clock, lambda: app.view["phase"] == "playing")
+        before, you = table(app), app.view["you"]
+        fresh_server.restart()  # kill -9, then the same port and database
+        await _until(app, clock, lambda: message(app).startswith("Connection lost"))
+        assert app.message_bar.has_class("warning")
+        await _until(app, clock, lambda: message(app) == "Connected again", timeout=30)
+        assert app.view["you"] == you and table(app) == before
+        await pilot.press("space")
+        await _until(app, clock, lambda: app.view["holder"] == you)
         await pilot.press("q", "y")

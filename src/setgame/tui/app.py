@@ -21,6 +21,8 @@ from setgame.tui.strings import error_message, event_message, tr
 from setgame.tui.widgets import KEYS, HolderBar, MessageBar, Scoreboard, StatusBar, TableGrid
 
 Clock = Callable[[], float]
+#: Events shown as warnings: something went wrong for someone.
+_WARNINGS = frozenset({"wrong_call", "error", "reconnecting", "disconnected"})
 
 
 class Session(Protocol):
@@ -126,7 +128,7 @@ class SetApp(App[None]):
         for event in events:
             message = event_message(event, view, self.lang)
             if message is not None:
-                self.say(message, warning=event.get("type") == "wrong_call")
+                self.say(message, warning=event.get("type") in _WARNINGS)
         self._forget_gone_cards(view)
         self.status_bar.show(view, self.lang)
         self.table_grid.show(view.get("table", []), self._selected_positions(), self.hinted)

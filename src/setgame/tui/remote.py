@@ -7,8 +7,10 @@ the clock by the time since the view arrived, on the app's clock.
 
 from __future__ import annotations
 
+import asyncio
 import getpass
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from websockets.exceptions import ConnectionClosed
@@ -16,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from setgame.server.client import Client, ClientError
 
 Event = dict[str, Any]
+T = TypeVar("T")
 
 
 class RemoteError(ValueError):
@@ -47,34 +50,47 @@ def default_name() -> str:
     return (name or "Player")[:24]
 
 
+#: Seconds to wait before each attempt to get back into the room after the socket closed.
+RETRY_DELAYS = (0.2, 0.5, 1.0, 1.0, 2.0, 2.0, 3.0, 5.0, 5.0, 5.0, 5.0)
+
+
 class RemoteSession:
-    """A seat (or, when seats are taken, a spectator's chair) in a room on a server."""
+    """A seat (or, when seats are taken, a spectator's chair) in a room on a server.
+
+    When the socket closes unexpectedly the session reconnects in the background
+    with its seat's token, so a restarted server or a network hiccup costs nothing.
+    """
 
     def __init__(self, url: str, *, name: str | None = None) -> None:
         self.base_url, self.room_id = split_room_url(url)
         self.name = name or default_name()
         self.client: Client | None = None
         self._received = 0.0  # app clock when the latest view arrived
+        self._now = 0.0  # app clock at the latest poll
         self._pending: list[Event] = []
+        self._resuming: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def open(self, now: float) -> None:
         """Connect, then take a seat (a finished or full room leaves us watching)."""
-        try:
-            self.client = await Client.connect(self.base_url, self.room_id)
-        except ClientError:
-            raise
-        except (ConnectionClosed, OSError, TimeoutError) as exc:
-            # the server may close the socket (4004: no such room) before the client's
-            # own error handling sees it
-            raise RemoteError(
-                f"cannot open room {self.room_id!r} at {self.base_url!r}: {exc}"
-            ) from exc
-        self._received = now
+        self._now = self._received = now
+        self.client = await self._connect(None, None)
         try:
             await self.client.join(self.name)
         except ClientError as exc:  # seats taken or the game under way: watch
             code = getattr(exc, "code", None)
             self._pending.append({"type": "error", "code": code, "message": str(exc)})
+
+    async def _connect(self, token: str | None, since: int | None) -> Client:
+        try:
+            return await Client.connect(self.base_url, self.room_id, token=token, since=since)
+        except ClientError:
+            raise
+        except (ConnectionClosed, OSError, TimeoutError) as exc:
+            # the server may close the socket (4004: no such room) before the client's
+            # own error handling sees it
+            where = f"room {self.room_id!r} at {self.base_url!r}"
+            raise RemoteError(f"cannot open {where}: {exc}") from exc
 
     def _client(self) -> Client:
         if self.client is None:
@@ -84,27 +100,38 @@ class RemoteSession:
     def _state(self) -> dict[str, Any]:
         return dict(self.client.state or {}) if self.client is not None else {}
 
+    async def _send(self, send: Callable[[Client], Awaitable[T]]) -> T:
+        try:
+            return await send(self._client())
+        except ConnectionClosed as exc:
+            raise RemoteError(f"not connected to room {self.room_id!r}: {exc}") from exc
+
     async def start(self, now: float) -> None:
-        await self._client().start()
+        await self._send(lambda client: client.start())
 
     async def call(self, now: float) -> None:
-        await self._client().call()
+        await self._send(lambda client: client.call())
 
     async def pick(self, codes: tuple[str, ...], now: float) -> None:
-        await self._client().pick(codes)
+        await self._send(lambda client: client.pick(codes))
 
     async def no_set(self, now: float) -> None:
-        await self._client().no_set()
+        await self._send(lambda client: client.no_set())
 
     async def hint(self, now: float) -> list[str]:
-        return await self._client().hint()
+        return await self._send(lambda client: client.hint())
 
     async def close(self) -> None:
+        self._closing = True
+        if self._resuming is not None:
+            self._resuming.cancel()
+            await asyncio.gather(self._resuming, return_exceptions=True)
         if self.client is not None:
             await self.client.close()
 
     def poll(self, now: float) -> list[Event]:
         """The events of every update since the last poll, and the server's errors."""
+        self._now = now
         events, self._pending = self._pending, []
         client = self.client
         if client is None:
@@ -113,16 +140,28 @@ class RemoteSession:
             if message["type"] == "update":
                 events += message.get("events", [])
                 self._received = now
-            elif message["type"] == "welcome":
-                self._received = now
             elif message["type"] == "error":
                 events.append({"type": "error", **message})
-        if client.closed is not None and not getattr(self, "_told_closed", False):
-            self._told_closed = True
-            events.append(
-                {"type": "disconnected", "reason": client.closed.reason or client.closed.code}
-            )
+        if client.closed is not None and not self._closing and self._resuming is None:
+            reason = client.closed.reason or client.closed.code
+            events.append({"type": "reconnecting", "reason": reason})
+            self._resuming = asyncio.get_running_loop().create_task(self._resume(client))
         return events
+
+    async def _resume(self, old: Client) -> None:
+        """Get the seat back with its token; give up after the last of RETRY_DELAYS."""
+        for delay in RETRY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                client = await self._connect(old.token, old.version)
+            except ValueError:
+                continue
+            client.player = client.player or old.player
+            self.client, self._received = client, self._now
+            self._pending.append({"type": "reconnected"})
+            self._resuming = None
+            return
+        self._pending.append({"type": "disconnected", "reason": "the server did not come back"})
 
     def view(self, now: float) -> dict[str, Any]:
         """The latest view from the server, its countdown and clock aged to ``now``."""

@@ -68,6 +68,10 @@ _EN: Final = {
     "yes": "y",
     "connecting": "Connecting to {url}…",
     "disconnected": "Connection lost: {reason}",
+    "reconnecting": "Connection lost ({reason}); reconnecting…",
+    "reconnected": "Connected again",
+    "stale_version": "The table changed: look again",
+    "not_seated": "You are watching: the seats are taken",
     "error": "{message}",
 }
 
@@ -120,6 +124,10 @@ _RU: Final = {
     "yes": "y",
     "connecting": "Подключение к {url}…",
     "disconnected": "Соединение потеряно: {reason}",
+    "reconnecting": "Связь потеряна ({reason}); переподключение…",
+    "reconnected": "Снова на связи",
+    "stale_version": "Стол изменился: посмотрите ещё раз",
+    "not_seated": "Вы зритель: мест нет",
     "error": "{message}",
 }
 
@@ -172,6 +180,10 @@ _PL: Final = {
     "yes": "y",
     "connecting": "Łączenie z {url}…",
     "disconnected": "Utracono połączenie: {reason}",
+    "reconnecting": "Utracono połączenie ({reason}); łączenie…",
+    "reconnected": "Połączono ponownie",
+    "stale_version": "Stół się zmienił: spójrz jeszcze raz",
+    "not_seated": "Oglądasz: wszystkie miejsca są zajęte",
     "error": "{message}",
 }
 
@@ -224,6 +236,10 @@ _IT: Final = {
     "yes": "y",
     "connecting": "Connessione a {url}…",
     "disconnected": "Connessione persa: {reason}",
+    "reconnecting": "Connessione persa ({reason}); mi riconnetto…",
+    "reconnected": "Di nuovo connesso",
+    "stale_version": "Il tavolo è cambiato: guarda di nuovo",
+    "not_seated": "Stai guardando: i posti sono occupati",
     "error": "{message}",
 }
 
@@ -276,6 +292,10 @@ _DE: Final = {
     "yes": "y",
     "connecting": "Verbinde mit {url}…",
     "disconnected": "Verbindung verloren: {reason}",
+    "reconnecting": "Verbindung verloren ({reason}); verbinde neu…",
+    "reconnected": "Wieder verbunden",
+    "stale_version": "Der Tisch hat sich geändert: schau noch einmal",
+    "not_seated": "Du schaust zu: die Plätze sind besetzt",
     "error": "{message}",
 }
 
@@ -352,8 +372,10 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         return _match_over(event, view, names, lang)
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang)
-    if kind == "disconnected":
-        return tr("disconnected", lang, reason=event.get("reason"))
+    if kind in ("disconnected", "reconnecting"):
+        return tr(str(kind), lang, reason=event.get("reason"))
+    if kind == "reconnected":
+        return tr("reconnected", lang)
     return None
 
 
@@ -393,6 +415,8 @@ _ERRORS: Final = {
     "deck_empty": "deck_empty",
     "table_full": "table_full",
     "no_hints": "no_hints",
+    "stale_version": "stale_version",
+    "not_seated": "not_seated",
 }
 
 
