@@ -10,9 +10,10 @@ import types
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from setgame import explain, parse_cards
-from setgame.cli import _progress, main
+from setgame.cli import _progress, app, main
 from setgame.i18n import LANGUAGES, explain_text
 
 
@@ -303,3 +304,10 @@ def test_python_m_setgame_runs_the_command() -> None:
     assert done.stdout == ""
     assert done.stderr.strip().startswith("setgame: error: not a card: '3PXS'")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_typer_app_alone_also_exits_2_on_bad_input() -> None:
+    result = CliRunner().invoke(app, ["solve", "1RSD", "XX"])
+    assert result.exit_code == 2
+    assert "'XX'" in result.output
+    assert not isinstance(result.exception, ValueError)

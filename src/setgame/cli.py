@@ -34,8 +34,14 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class UsageFailure(Exception):
-    """Bad input from the command line: reported on one line, exit status 2."""
+def _click_class(name: str) -> type[Exception]:
+    """One of click's exception classes as this Typer uses them (newer Typers
+    vendor their own click)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+class UsageFailure(_click_class("UsageError")):  # type: ignore[misc]
+    """Bad input from the command line: exit status 2 (one line from :func:`main`)."""
 
 
 def fail(message: str) -> NoReturn:
@@ -304,23 +310,16 @@ def play(
     )
 
 
-def _click_exception() -> type[Exception]:
-    """click's ClickException as this Typer uses it (newer Typers vendor click)."""
-    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
     args = list(argv) if argv is not None else sys.argv[1:]
     try:
         code = app(args=args, prog_name="setgame", standalone_mode=False)
-    except UsageFailure as failure:
-        _exit_with(f"setgame: error: {failure}", 2)
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except typer.Abort:
         _exit_with("setgame: aborted", 130)
-    except _click_exception() as error:
+    except _click_class("ClickException") as error:
         message = error.format_message()  # type: ignore[attr-defined]
         if type(error).__name__ == "NoArgsIsHelpError":  # bare `setgame`: the help
             out.print(message, markup=False)
