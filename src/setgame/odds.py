@@ -158,7 +158,7 @@ def _count_set_free(k: int, count: int, rng: np.random.Generator) -> int:
     drawn = np.argpartition(rng.random((81, count)), k - 1, axis=0)[:k] if k else None
     if drawn is not None:
         onboard[drawn, np.arange(count)] = True
-    packed = np.packbits(onboard, axis=1, bitorder="little").view(np.uint64)
+    packed = np.packbits(onboard, axis=1, bitorder="little").view("<u8")
     present = packed[LINES[:, 0]] & packed[LINES[:, 1]] & packed[LINES[:, 2]]
     any_set = np.bitwise_or.reduce(present, axis=0)
     has = np.unpackbits(any_set.view(np.uint8), bitorder="little")[:count]

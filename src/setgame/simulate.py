@@ -45,6 +45,9 @@ BATCH: Final = 8192
 """Games played side by side; fixed, so the results depend only on the seed."""
 
 U8 = npt.NDArray[np.uint8]
+Ints = npt.NDArray[np.intp]
+Mask = npt.NDArray[np.bool_]
+Words = npt.NDArray[np.uint64]
 Progress = Callable[[int], None]
 
 #: LINES[k]: the three cards of the k-th of the 1080 sets of the deck (R03).
@@ -152,11 +155,6 @@ def _check_games(games: int) -> None:
         raise ValueError(f"the number of games must be a positive integer, not {games!r}")
 
 
-Ints = npt.NDArray[np.intp]
-Mask = npt.NDArray[np.bool_]
-Words = npt.NDArray[np.uint64]
-
-
 def _play_batch(decks: U8, rng: np.random.Generator, tally: _Tally) -> None:
     """Play one game per column of ``decks`` (each a shuffled deck) to its end.
 
@@ -200,7 +198,8 @@ def _choose_sets(onboard: Mask, count: int, uniform: npt.NDArray[np.float64]) ->
     checked in all games at once with two ANDs; the few present ones are then
     unpacked word by word.
     """
-    packed = np.packbits(onboard, axis=1, bitorder="little").view(np.uint64)
+    # Game g is bit g % 64 of word g // 64 (little-endian words, whatever the machine).
+    packed = np.packbits(onboard, axis=1, bitorder="little").view("<u8")
     present = packed[LINES[:, 0]] & packed[LINES[:, 1]] & packed[LINES[:, 2]]
     line, game = _unpack(present)
     order = np.argsort(game.astype(np.uint16), kind="stable")  # a radix sort: BATCH <= 2**16
