@@ -262,7 +262,7 @@ def test_play_calls_the_terminal_app(setgame: Any, monkeypatch: pytest.MonkeyPat
     args = ["--mode", "bots", "--bots", "2", "--level", "5", "--deck", "beginner"]
     args += ["--seed", "7", "--lang", "pl", "--connect", "ws://h:1", "--name", "Ala"]
     assert setgame("play", *args)[0] == 0
-    defaults = dict(mode="solo", bots=1, level=3, deck="full", seed=None, lang="en")
+    defaults = dict(mode="solo", bots=1, level=2, deck="full", seed=None, lang="en")
     chosen = dict(mode="bots", bots=2, level=5, deck="beginner", seed=7, lang="pl")
     assert calls == [
         {**defaults, "connect": None, "name": None},

@@ -286,7 +286,7 @@ class Mode(StrEnum):
 def play(
     mode: Annotated[Mode, typer.Option("--mode", help="What to play.")] = Mode.solo,
     bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
-    level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level.")] = 3,
+    level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
     deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
     lang: Annotated[Language, typer.Option("--lang", help="Language.")] = Language.en,
