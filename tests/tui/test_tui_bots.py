@@ -38,6 +38,9 @@ async def test_r14_a_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
         assert totals["you"] > 0 and totals["bot1"] > 0
         assert message(app).startswith("Game over.") and "won" in message(app)
         assert "Round 2/2" in str(app.status_bar.content)
+        await pilot.press("enter")  # a new match, same seats
+        assert app.view["phase"] == "playing" and app.view["round"] == 1
+        assert [p["total"] for p in app.view["players"]] == [0, 0]
 
 
 async def _play_a_turn(app: SetApp, pilot: object) -> None:

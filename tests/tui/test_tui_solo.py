@@ -45,12 +45,15 @@ async def test_r15_whole_solo_game_played_by_keys(clock: FakeClock) -> None:
         # any 10 beginner cards hold a set (the largest set-free group of them has 9),
         # so twelve never need three more: no penalty, the game is won
         assert requests == 0 and result["won"]
-        assert message(
-            app
-        ) == f"Game over: {found} points in {format_clock(2.0 * found)}, won. " + (
-            "Press q to leave"
-        )
-        assert str(app.holder_bar.content) == "Game over. Press q to leave"
+        clock_text = format_clock(2.0 * found)
+        assert message(app) == f"Game over: {found} points in {clock_text}, won."
+        assert str(app.holder_bar.content) == "Game over. Enter: play again · q: leave"
+
+        # Enter deals a new game on the next seed
+        first = table(app)
+        await pilot.press("enter")
+        assert app.view["phase"] == "playing" and len(table(app)) == 12
+        assert table(app) != first and me(app)["score"] == 0
 
 
 @pytest.mark.parametrize(("seed", "won"), [(0, False)])  # won: the beginner game above

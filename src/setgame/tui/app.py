@@ -31,6 +31,7 @@ class Session(Protocol):
 
     async def open(self, now: float) -> None: ...
     async def start(self, now: float) -> None: ...
+    async def again(self, now: float) -> None: ...
     async def call(self, now: float) -> None: ...
     async def pick(self, codes: tuple[str, ...], now: float) -> None: ...
     async def no_set(self, now: float) -> None: ...
@@ -217,10 +218,13 @@ class SetApp(App[None]):
         self.refresh_game()
 
     async def action_start(self) -> None:
-        """Deal the next round (or start a game waiting in its lobby)."""
-        if self.view.get("phase") not in ("lobby", "round_over"):
-            return
-        await self._act(self.session.start(self.clock()))
+        """Deal the next round, start a game waiting in its lobby, or play again."""
+        phase = self.view.get("phase")
+        if phase in ("lobby", "round_over"):
+            await self._act(self.session.start(self.clock()))
+        elif phase == "match_over":
+            await self._act(self.session.again(self.clock()))
+            self.hinted, self.selected = set(), []
         self.refresh_game()
 
     def action_quit_game(self) -> None:

@@ -75,6 +75,16 @@ class LocalSession:
         """Deal the next round."""
         self._apply(Start(now, self.you))
 
+    async def again(self, now: float) -> None:
+        """After the match: a new one with the same players, on the next seed."""
+        self.seed += 1
+        self.game = Game(self.game.settings, seed=self.seed)
+        for i, seat in enumerate(self.seats.values(), start=1):
+            seat.bot = Bot(seat.bot.level, seed=f"{self.seed}:{i}")
+            seat.table, seat.plan, seat.pick_at = (), None, None
+        self._hint = None
+        await self.open(now)
+
     async def call(self, now: float) -> None:
         self._apply(Call(now, self.you))
 

@@ -109,6 +109,9 @@ class RemoteSession:
     async def start(self, now: float) -> None:
         await self._send(lambda client: client.start())
 
+    async def again(self, now: float) -> None:
+        await self._send(lambda client: client.again())
+
     async def call(self, now: float) -> None:
         await self._send(lambda client: client.call())
 
