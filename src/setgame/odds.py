@@ -191,12 +191,16 @@ def comparison(k: int, random_cards: Estimate, play: Estimate | None) -> list[st
         lines.append(_compare_one(figure, random_cards))
     if play is not None and random_cards.probability > 0:
         ratio = play.probability / random_cards.probability
+        why = "taking sets out leaves tables poorer in sets"
+        if lines:
+            why += (
+                ", so the rulebooks' figures, made for random cards, understate how "
+                "often play needs more cards"
+            )
         lines.append(
             f"During play a {k}-card table holds no set {ratio:.1f} times as often as "
             f"{k} random cards ({_percent(play.probability)} against "
-            f"{_percent(random_cards.probability)}): taking sets out leaves tables "
-            "poorer in sets, so the rulebooks' figures, made for random cards, "
-            "understate how often play needs more cards."
+            f"{_percent(random_cards.probability)}): {why}."
         )
     return lines
 
