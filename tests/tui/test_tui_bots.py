@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from setgame.tui.app import SetApp
-from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
+from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, scores, table
 
 
 async def _tick(app: SetApp, clock: FakeClock, seconds: float) -> None:
@@ -25,7 +25,9 @@ async def test_r14_a_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
             if view["phase"] == "round_over":
                 saw_round_over = True
                 assert "Round over" in message(app)
+                assert "(Σ " not in scores(app)
                 await pilot.press("enter")
+                assert app.view["round"] == 2 and "(Σ " in scores(app)  # match totals (R14)
                 continue
             if view["holder"] == "bot1":
                 saw_bot_hold = True
@@ -99,7 +101,7 @@ async def test_r08_a_bot_holding_the_board_blocks_the_call(clock: FakeClock) -> 
         assert "holds the board" in message(app)
         await pilot.press("1")
         assert message(app) == "Bot 1 holds the board"
-        assert "▶ Bot 1" in str(app.scoreboard.content)
+        assert "▶ Bot 1" in scores(app)
 
 
 async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
@@ -108,7 +110,7 @@ async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
     app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8, lang="pl")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        assert me(app)["declared"] and "[brak setu?]" in str(app.scoreboard.content)
+        assert me(app)["declared"] and "[brak setu?]" in scores(app)
         await pilot.press("n")
         assert message(app) == "Już powiedziałeś, że nie ma SETa"
 

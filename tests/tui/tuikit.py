@@ -66,3 +66,8 @@ def message(app: SetApp) -> str:
 
 def me(app: SetApp) -> dict[str, object]:
     return next(p for p in app.view["players"] if p["id"] == app.view["you"])
+
+
+def scores(app: SetApp) -> str:
+    """The scoreboard's text, its non-breaking spaces read as spaces."""
+    return str(app.scoreboard.content).replace("\u00a0", " ")

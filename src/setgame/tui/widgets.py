@@ -146,7 +146,11 @@ def _player_name(player: Mapping[str, Any], you: str | None, lang: str) -> str:
 
 
 class Scoreboard(Static):
-    """Every player's score, the board holder marked, lockouts and no-set votes shown."""
+    """Every player's score, the board holder marked, lockouts and no-set votes shown.
+
+    Each player's entry stays on one line (spaces inside it do not break); the match
+    total shows from the second round on, when it differs from the round's score.
+    """
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
         text = Text(no_wrap=False)
@@ -154,17 +158,31 @@ class Scoreboard(Static):
         for i, player in enumerate(view.get("players", [])):
             if i:
                 text.append("   ")
-            mark = "▶ " if player.get("id") == holder else ""
-            name = _player_name(player, you, lang)
-            style = "bold reverse" if player.get("id") == you else "bold"
-            text.append(mark + tr("score", lang, name=name, score=player.get("score", 0)), style)
-            if view.get("rounds", 1) > 1 and "total" in player:
-                text.append(f" (Σ {player['total']})")
-            if player.get("locked"):
-                text.append(f" [{tr('locked', lang)}]", style="italic")
-            if player.get("declared"):
-                text.append(f" [{tr('declared', lang)}]", style="italic")
+            for part, style in _score_entry(player, you, holder, int(view.get("round") or 1), lang):
+                text.append(part.replace(" ", NBSP), style)
         self.update(text)
+
+
+NBSP: Final = "\u00a0"
+
+
+def _score_entry(
+    player: Mapping[str, Any], you: str | None, holder: str | None, round_: int, lang: str
+) -> list[tuple[str, str]]:
+    pid = player.get("id")
+    mark = "▶ " if pid == holder else ""
+    name = _player_name(player, you, lang)
+    style = "bold reverse" if pid == you else "bold"
+    if player.get("present") is False:
+        style = "dim strike"
+    parts = [(mark + tr("score", lang, name=name, score=player.get("score", 0)), style)]
+    if round_ > 1 and "total" in player:
+        parts.append((f" (Σ {player['total']})", ""))
+    if player.get("locked"):
+        parts.append((f" [{tr('locked', lang)}]", "italic"))
+    if player.get("declared"):
+        parts.append((f" [{tr('declared', lang)}]", "italic"))
+    return parts
 
 
 class StatusBar(Static):
