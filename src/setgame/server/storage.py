@@ -11,14 +11,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+log = logging.getLogger(__name__)
+
+SLOW_COMMIT = 0.05
+"""Seconds: a commit slower than this is logged."""
 
 metadata = sa.MetaData()
 
@@ -124,7 +129,26 @@ class RoomRecord:
     version: int
 
 
-Op = Callable[[AsyncConnection], Awaitable[None]]
+Write = tuple[sa.Executable, dict[str, Any]]
+"""One statement and its parameters; consecutive writes of one statement share an
+``executemany`` inside a group commit."""
+Job = tuple[list[Write], asyncio.Future[None]]
+
+_INSERT_ROOM: Final = rooms.insert()
+_INSERT_GAME: Final = games.insert()
+_INSERT_SEAT: Final = seats.insert()
+_INSERT_ACTION: Final = actions.insert()
+_FINISH_GAME: Final = (
+    games.update()
+    .where(games.c.id == sa.bindparam("game_id"))
+    .values(status=sa.bindparam("status"), finished=sa.bindparam("finished_at"))
+)
+_REMOVE_SEAT: Final = seats.delete().where(
+    seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id")
+)
+CHECKPOINT_SECONDS: Final = 2.0
+"""SQLite: how often a background connection moves the WAL into the database file, so
+that the writer never pays for a checkpoint inside a commit."""
 
 
 class Storage:
@@ -132,34 +156,40 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
+        self.sqlite = self.url.startswith("sqlite")
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
-        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[None]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Job] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
 
     async def open(self) -> None:
-        if self.url.startswith("sqlite"):
+        if self.sqlite:
             _sqlite_pragmas(self.engine)
         async with self.engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
         self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
+        if self.sqlite:
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="checkpoint")
 
     async def close(self) -> None:
         if self._writer is not None:
             await self._queue.join()
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-            self._writer = None
+            for task in (self._writer, self._checkpointer):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            self._writer = self._checkpointer = None
         await self.engine.dispose()
 
     # --- writes: queued, group-committed -------------------------------------
 
-    async def _submit(self, op: Op) -> None:
+    async def _submit(self, *writes: Write) -> None:
         if self._writer is None or self._writer.done():
             raise RuntimeError("storage is not open")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((op, future))
+        self._queue.put_nowait((list(writes), future))
         await future
 
     async def _write_loop(self) -> None:
@@ -173,25 +203,28 @@ class Storage:
                 for _ in batch:
                     self._queue.task_done()
 
-    async def _commit(self, batch: list[tuple[Op, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[Job]) -> None:
+        begun = time.perf_counter()
         try:
             async with self.engine.begin() as conn:
-                for op, _ in batch:
-                    await op(conn)
+                await _execute(conn, [w for writes, _ in batch for w in writes])
         except Exception:
             await self._commit_one_by_one(batch)
             return
         self.commits += 1
+        took = time.perf_counter() - begun
+        if took > SLOW_COMMIT:
+            log.warning("slow commit: %.1f ms for %d writes", took * 1000, len(batch))
         for _, future in batch:
             if not future.done():
                 future.set_result(None)
 
-    async def _commit_one_by_one(self, batch: list[tuple[Op, asyncio.Future[None]]]) -> None:
+    async def _commit_one_by_one(self, batch: list[Job]) -> None:
         """After a failed group commit: isolate the failing write, keep the others."""
-        for op, future in batch:
+        for writes, future in batch:
             try:
                 async with self.engine.begin() as conn:
-                    await op(conn)
+                    await _execute(conn, writes)
             except Exception as exc:
                 if not future.done():
                     future.set_exception(exc)
@@ -199,41 +232,31 @@ class Storage:
                 if not future.done():
                     future.set_result(None)
 
+    async def _checkpoint_loop(self) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:
+                log.exception("WAL checkpoint failed")
+
     async def create_room(self, room: str, settings: dict[str, Any], public: bool) -> float:
         created = time.time()
-
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(
-                rooms.insert().values(
-                    id=room, settings=_dump(settings), public=public, created=created
-                )
-            )
-
-        await self._submit(op)
+        values = {"id": room, "settings": _dump(settings), "public": public, "created": created}
+        await self._submit((_INSERT_ROOM, values))
         return created
 
     async def create_game(self, game: str, room: str, seed: int, settings: dict[str, Any]) -> None:
-        values = dict(id=game, room=room, seed=seed, settings=_dump(settings), status="playing") | {
-            "created": time.time()
-        }
-
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(games.insert().values(**values))
-
-        await self._submit(op)
+        values = {"id": game, "room": room, "seed": seed, "settings": _dump(settings)}
+        await self._submit((_INSERT_GAME, values | {"status": "playing", "created": time.time()}))
 
     async def finish_game(self, game: str, status: str = "finished") -> None:
-        async def op(conn: AsyncConnection) -> None:
-            stmt = games.update().where(games.c.id == game)
-            await conn.execute(stmt.values(status=status, finished=time.time()))
-
-        await self._submit(op)
+        params = {"game_id": game, "status": status, "finished_at": time.time()}
+        await self._submit((_FINISH_GAME, params))
 
     async def remove_seat(self, room: str, player: str) -> None:
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(seats.delete().where(seats.c.room == room, seats.c.player == player))
-
-        await self._submit(op)
+        await self._submit((_REMOVE_SEAT, {"room_id": room, "player_id": player}))
 
     async def append(
         self,
@@ -248,14 +271,10 @@ class Storage:
         """Append one accepted action to the log (with the seat it creates, if any);
         returns once it is committed."""
         row = {"game": game, "version": version, "at": at, "action": _dump(action)}
-        seat_row = None if seat is None else _seat_values(room, seat)
-
-        async def op(conn: AsyncConnection) -> None:
-            if seat_row is not None:
-                await conn.execute(seats.insert().values(**seat_row))
-            await conn.execute(actions.insert(), [row])
-
-        await self._submit(op)
+        if seat is None:
+            await self._submit((_INSERT_ACTION, row))
+        else:
+            await self._submit((_INSERT_SEAT, _seat_values(room, seat)), (_INSERT_ACTION, row))
 
     # --- reads --------------------------------------------------------------
 
@@ -318,6 +337,19 @@ class Storage:
         )
 
 
+async def _execute(conn: AsyncConnection, writes: list[Write]) -> None:
+    """Run writes in order, one ``executemany`` per run of the same statement."""
+    i = 0
+    while i < len(writes):
+        stmt = writes[i][0]
+        j = i
+        while j < len(writes) and writes[j][0] is stmt:
+            j += 1
+        params = [w[1] for w in writes[i:j]]
+        await conn.execute(stmt, params if len(params) > 1 else params[0])
+        i = j
+
+
 def _seat_values(room: str | None, seat: SeatRow) -> dict[str, Any]:
     if room is None:
         raise ValueError(f"a seat needs its room: {seat!r}")
@@ -357,5 +389,6 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
         cursor = dbapi_conn.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # see CHECKPOINT_SECONDS
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
