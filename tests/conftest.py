@@ -118,16 +118,16 @@ class LiveServer(str):
         return self.proc is not None and self.proc.poll() is None
 
 
-ServerFactory = Callable[[], LiveServer]
+ServerFactory = Callable[..., LiveServer]
 
 
 @contextlib.contextmanager
 def _servers(directory: Path) -> Iterator[ServerFactory]:
     made: list[LiveServer] = []
 
-    def make() -> LiveServer:
+    def make(db: Path | str | None = None) -> LiveServer:
         n = len(made)
-        server = LiveServer(directory / f"server{n}.db", directory / f"server{n}.log")
+        server = LiveServer(db or directory / f"server{n}.db", directory / f"server{n}.log")
         made.append(server)
         return server.start()
 
@@ -147,7 +147,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
-    """``server_factory()`` starts one more server for this test alone."""
+    """``server_factory(db=None)`` starts one more server for this test alone (``db``: an
+    SQLite path or a database URL; default a new SQLite file)."""
     with _servers(tmp_path) as make:
         yield make
 

@@ -165,3 +165,22 @@ async def test_a_graceful_stop_restores_too(fresh_server: Any) -> None:
         assert back.version == version and back.player == clients[1].player
     finally:
         await back.close()
+
+
+async def test_postgresql_restores_with_the_same_code(
+    server_factory: Any, postgres_url: str
+) -> None:
+    server = server_factory(postgres_url)
+    room, clients = await seated(server, 3, penalty="lockout")
+    await take_a_set(clients[2])
+    before = clients[0].state or {}
+    server.restart()
+    await close_all(clients)
+    back = await Client.connect(str(server), room, token=clients[2].token, since=before["version"])
+    try:
+        assert back.player == clients[2].player and back.welcome["missed"] == []
+        assert back.state is not None and back.state["table"] == before["table"]
+        assert (back.me or {})["score"] == 1
+        await take_a_set(back)
+    finally:
+        await back.close()
