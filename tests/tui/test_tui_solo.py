@@ -140,9 +140,11 @@ async def test_pressing_a_card_twice_puts_it_back(clock: FakeClock) -> None:
         await pilot.press("1", "2")
         assert app.selected == table(app)[:2]
         assert app.query_one("#card-0").has_class("selected")
+        assert "✔" in str(app.query_one("#card-0").render())  # readable without color
         await pilot.press("1")
         assert app.selected == table(app)[1:2]
         assert not app.query_one("#card-0").has_class("selected")
+        assert "✔" not in str(app.query_one("#card-0").render())
         await pilot.press("l")  # position 21 does not exist on a 12-card table
         assert app.selected == table(app)[1:2]
 

@@ -39,10 +39,13 @@ def card_glyphs(code: str, gap: int = 1) -> tuple[str, str]:
     return (" " * gap).join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
 
 
-def card_text(code: str, key: str, width: int = 0, height: int = 0, label: str = "") -> Text:
+def card_text(
+    code: str, key: str, width: int = 0, height: int = 0, label: str = "", mark: str = ""
+) -> Text:
     """The face of a card in a ``width`` x ``height`` box: its key and notation, its
     symbols below (spaced out when there is room), then ``label`` (the card in words)
-    when the box holds it, all centered.
+    when the box holds it, all centered. ``mark`` follows the notation: a picked card
+    shows ✔ and a hinted one ★, so neither depends on color.
 
     >>> print(card_text("2RTD", "7", 16, 7, "two red striped diamonds").plain)
     <BLANKLINE>
@@ -51,8 +54,14 @@ def card_text(code: str, key: str, width: int = 0, height: int = 0, label: str =
     <BLANKLINE>
     two red striped
         diamonds
+    >>> print(card_text("2RTD", "7", 8, mark=" ✔").plain)  # narrow: the key hugs the code
+    7 2RTD✔
+      ◈ ◈
     """
-    top = f" {key}  {code}"
+    badge, rest = f" {key} ", f" {code}{mark}"
+    if width and len(badge + rest) > width:
+        badge, rest = key, f" {code}{mark.strip()}"
+    top = badge + rest
     span = max(width, len(top))
     symbols, color = card_glyphs(code, gap=2 if span >= 14 else 1)
     words = textwrap.wrap(label, span) if label and span >= 12 else []
@@ -63,8 +72,8 @@ def card_text(code: str, key: str, width: int = 0, height: int = 0, label: str =
     text.append("\n" * max(0, (height - lines) // 2))
     left = (span - len(top)) // 2
     text.append(" " * left)
-    text.append(f" {key} ", style="bold reverse")
-    text.append(f" {code}\n", style="bold")
+    text.append(badge, style="bold reverse")
+    text.append(rest + "\n", style="bold")
     text.append(symbols.center(span).rstrip(), style=f"bold {color}")
     if words:
         text.append("\n")
@@ -81,11 +90,13 @@ class CardView(Widget):
         self.position = position
         self.lang = lang
         self.code: str | None = None
+        self.mark = ""
 
     def show(self, code: str | None, *, selected: bool = False, hinted: bool = False) -> None:
         """Draw ``code`` (``None``: an empty place), marked as picked or hinted."""
-        if code != self.code:
-            self.code = code
+        mark = " ✔" if selected else " ★" if hinted else ""
+        if (code, mark) != (self.code, self.mark):
+            self.code, self.mark = code, mark
             self.refresh()
         self.set_class(code is None, "empty")
         self.set_class(selected, "selected")
@@ -96,7 +107,7 @@ class CardView(Widget):
             return Text("")
         width, height = self.content_size
         label = card_label(parse_card(self.code), self.lang)
-        return card_text(self.code, KEYS[self.position], width, height, label)
+        return card_text(self.code, KEYS[self.position], width, height, label, self.mark)
 
 
 def slot_position(column: int, row: int) -> int:
