@@ -319,12 +319,20 @@ class Client:
     # -- sending -----------------------------------------------------------------------
 
     async def send(self, type_: str, **fields: Any) -> None:
-        """Send one message ``{"type": type_, **fields}`` as a JSON text frame."""
-        await self._ws.send(msgspec.json.encode({"type": type_, **fields}), text=True)
+        """Send one message ``{"type": type_, **fields}`` as a JSON text frame.
+
+        Raises :class:`Disconnected` when the socket is already closed.
+        """
+        await self.send_raw(msgspec.json.encode({"type": type_, **fields}), text=True)
 
     async def send_raw(self, data: str | bytes, *, text: bool | None = None) -> None:
         """Send a frame as it is (``str`` goes as text, ``bytes`` as binary unless ``text``)."""
-        await self._ws.send(data, text=text)
+        try:
+            await self._ws.send(data, text=text)
+        except ConnectionClosed as exc:
+            close = exc.rcvd or exc.sent
+            code = None if close is None else close.code
+            raise Disconnected(code, "" if close is None else close.reason) from None
 
     async def _request(self, request: str, timeout: float, **fields: Any) -> Message:
         if self.closed is not None:
