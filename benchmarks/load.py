@@ -573,18 +573,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--processes", type=int, default=1, help="load-generator processes")
     parser.add_argument("--deck", default="full", help="room deck: full or beginner")
+    parser.add_argument("--rounds", default="match", help="match (a round per player) or single")
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.players, args.seconds, args.deck = 12, 6.0, "beginner"
+        args.players, args.seconds, args.deck, args.rounds = 12, 5.0, "beginner", "single"
     if args.players < args.room_size or args.room_size < 1 or args.processes < 1:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
-    opts = Options(args.room_size, args.seconds, deck=args.deck, samples=args.samples)
-    if args.quick:
-        opts.reaction, opts.pick_delay = (0.2, 0.6), (0.1, 0.3)
+    opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
+    opts.samples = args.samples
+    if args.quick:  # fast players, so that games end and start again within seconds
+        opts.reaction, opts.pick_delay = (0.1, 0.4), (0.05, 0.2)
     result = run(args.players, opts, args.processes, args.url)
     print(json.dumps(result, indent=2) if args.json else show(result))
     return 0 if result["error_count"] == 0 else 1
