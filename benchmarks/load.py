@@ -147,6 +147,7 @@ class Stats:
     sent_at: list[float] = field(default_factory=list)  # perf_counter() of each latency's pick
     pings: list[float] = field(default_factory=list)
     pinged_at: list[float] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)  # load generator's event-loop lateness
     begun: float = 0.0  # perf_counter() when play began
     races: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
@@ -179,6 +180,8 @@ class Options:
     rounds: str = "match"
     connect_concurrency: int = 64
     samples: str | None = None  # write every latency with its time here (JSON)
+    keepalive: float | None = 20.0  # WebSocket ping interval of each player's connection
+    compression: str | None = None  # "deflate" as browsers negotiate, or None
 
 
 class Bot:
@@ -323,10 +326,22 @@ def _not_a_set(table: list[str], rng: random.Random) -> tuple[str, str, str]:
 
 
 async def _connect(base: str, room: Room, seat: int, opts: Options, stats: Stats) -> None:
-    client = await Client.connect(base, room.id, timeout=30)
+    client = await Client.connect(
+        base, room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
+    )
     await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
     room.players.append(Bot(client, room, seat, opts, stats))
     stats.connected += 1
+
+
+async def _lag_meter(until: float, stats: Stats, period: float = 0.01) -> None:
+    """How late this process's event loop wakes up: high values mean the load generator
+    itself, not the server, delays what it measures."""
+    loop = asyncio.get_running_loop()
+    while time.monotonic() < until:
+        planned = loop.time() + period
+        await asyncio.sleep(period)
+        stats.lags.append(max(0.0, loop.time() - planned))
 
 
 async def _pinger(base: str, room_id: str, until: float, stats: Stats) -> None:
@@ -360,6 +375,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     stop = begun + opts.seconds
     tasks = [asyncio.create_task(bot.run(stop)) for room in rooms for bot in room.players]
     tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats)))
+    tasks.append(asyncio.create_task(_lag_meter(stop, stats)))
     for result in await asyncio.gather(*tasks, return_exceptions=True):
         if isinstance(result, BaseException):
             stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
@@ -464,6 +480,7 @@ def merge(parts: list[Stats]) -> Stats:
         total.sent_at += part.sent_at
         total.pings += part.pings
         total.pinged_at += part.pinged_at
+        total.lags += part.lags
         total.begun = min(total.begun or part.begun, part.begun)
         total.races.update(part.races)
         total.errors.update(part.errors)
@@ -517,6 +534,7 @@ def report(
         "pick_to_all_latency": pick,
         "baseline_idle_ping": baseline,
         "ping_under_load": _summary(stats.pings),
+        "load_generator_loop_lag": _summary(stats.lags),
         "p50_ratio_to_idle_ping": ratio,
         "races": dict(stats.races),
         "errors": dict(stats.errors),
@@ -537,10 +555,11 @@ def _percent(cpu: float | None, wall: float) -> float | None:
 
 
 def show(result: dict[str, Any]) -> str:
-    pick, idle, busy = (
+    pick, idle, busy, lag = (
         result["pick_to_all_latency"],
         result["baseline_idle_ping"],
         result["ping_under_load"],
+        result["load_generator_loop_lag"],
     )
     lines = [
         f"connected players   {result['connected']} of {result['players_requested']} "
@@ -555,6 +574,8 @@ def show(result: dict[str, Any]) -> str:
         f"(pick p50 = {result['p50_ratio_to_idle_ping']} x idle ping)",
         f"ping under load     p50 {busy['p50_ms']} ms  p99 {busy['p99_ms']} ms  "
         f"max {busy['max_ms']} ms",
+        f"generator loop lag  p50 {lag['p50_ms']} ms  p99 {lag['p99_ms']} ms  "
+        f"max {lag['max_ms']} ms  (how late the load generator itself runs)",
         f"lost races          {sum(result['races'].values())} {result['races']}",
         f"errors              {result['error_count']} {result['errors']} "
         f"(unfinished picks: {result['unfinished_picks']})",
@@ -578,6 +599,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
+    parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
+    parser.add_argument("--deflate", action="store_true", help="per-message compression")
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds, args.deck, args.rounds = 12, 5.0, "beginner", "single"
@@ -585,6 +608,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
     opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
     opts.samples = args.samples
+    opts.keepalive = args.keepalive or None
+    opts.compression = "deflate" if args.deflate else None
     if args.quick:  # fast players, so that games end and start again within seconds
         opts.reaction, opts.pick_delay = (0.1, 0.4), (0.05, 0.2)
     result = run(args.players, opts, args.processes, args.url)

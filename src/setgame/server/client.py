@@ -145,12 +145,15 @@ class Client:
         *,
         timeout: float = 10.0,
         compression: str | None = None,
+        keepalive: float | None = 20.0,
         listener: Listener | None = None,
     ) -> Client:
         """Open the room's socket, say ``hello`` and wait for ``welcome``.
 
         ``token`` resumes a seat taken earlier; ``since`` asks for the events
-        after that version (they arrive in ``welcome["missed"]``). Raises
+        after that version (they arrive in ``welcome["missed"]``). ``keepalive`` is the
+        interval of WebSocket-level pings (None: none); ``compression="deflate"`` asks for
+        per-message compression as browsers do. Raises
         :class:`Disconnected` (code 4004 for an unknown room) or :class:`ServerError`.
         """
         ws = await ws_connect(
@@ -159,6 +162,7 @@ class Client:
             open_timeout=timeout,
             proxy=None,
             max_size=2**20,
+            ping_interval=keepalive,
         )
         client = cls(ws, room_id, listener=listener)
         client.token = token
