@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import time
 from typing import Any
 
 import httpx
@@ -37,6 +38,15 @@ async def take_a_set(client: Client) -> None:
     await client.wait_event("set_taken")
 
 
+async def synced(clients: list[Client]) -> None:
+    """Wait until every client has seen the same (latest) version."""
+    for _ in range(500):
+        if len({c.version for c in clients}) == 1:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"clients disagree: {[c.version for c in clients]}")
+
+
 def not_a_set(table: list[str]) -> tuple[str, ...]:
     return next(t for t in itertools.combinations(table, 3) if not table_sets({"table": t}))
 
@@ -51,12 +61,13 @@ async def test_every_room_comes_back_after_kill_9(fresh_server: Any) -> None:
         room, clients = await seated(fresh_server, n, penalty=penalty, no_set="auto")
         await take_a_set(clients[0])
         if n == 3:  # a wrong call: a lockout to restore too
+            await synced(clients)
             bob = clients[1]
             await bob.call()
             await bob.wait_update(lambda s, me=bob.player: s["holder"] == me)
             await bob.pick(not_a_set(bob.table))
             await bob.wait_event("wrong_call")
-        await asyncio.sleep(0.05)
+        await synced(clients)
         rooms[room] = (clients, clients[0].state or {})
 
     fresh_server.restart()  # kill -9, then start on the same port and database
@@ -173,6 +184,7 @@ async def test_postgresql_restores_with_the_same_code(
     server = server_factory(postgres_url)
     room, clients = await seated(server, 3, penalty="lockout")
     await take_a_set(clients[2])
+    await synced(clients)
     before = clients[0].state or {}
     server.restart()
     await close_all(clients)
@@ -184,3 +196,28 @@ async def test_postgresql_restores_with_the_same_code(
         await take_a_set(back)
     finally:
         await back.close()
+
+
+async def test_an_idle_room_leaves_memory_and_comes_back_on_demand(tmp_path: Any) -> None:
+    from setgame.server.protocol import RoomSettings
+    from setgame.server.rooms import IDLE_SECONDS, Rooms
+    from setgame.server.storage import Storage
+
+    storage = Storage(str(tmp_path / "idle.db"))
+    await storage.open()
+    rooms = Rooms(storage)
+    await rooms.start(restore=False)
+    try:
+        room = await rooms.create(RoomSettings(bots=2, bot_level=1))
+        version, game, seats = room.version, room.game_id, dict(room.seats)
+        assert await rooms.evict_idle() == []  # just created: not idle
+        assert await rooms.evict_idle(time.monotonic() + IDLE_SECONDS + 1) == [room.id]
+        assert rooms.get(room.id) is None and room.broken
+        back = await rooms.load(room.id)
+        assert back is not None and back is not room
+        assert (back.version, back.game_id, back.seats) == (version, game, seats)
+        assert [p.name for p in back.game.present()] == ["Bot 1", "Bot 2"]
+        assert await rooms.load("unknown") is None
+    finally:
+        await rooms.close()
+        await storage.close()

@@ -133,7 +133,7 @@ async def rules(request: Request) -> Response:
 
 async def room_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
-    if _rooms(request).get(room_id) is None:
+    if await _rooms(request).load(room_id) is None:
         raise HTTPException(404, f"no such room: {room_id!r}")
     return _page(request, "room", room_id=room_id)
 
@@ -172,7 +172,7 @@ async def list_rooms(request: Request) -> Response:
 
 async def get_room(request: Request) -> Response:
     room_id = request.path_params["room_id"]
-    room = _rooms(request).get(room_id)
+    room = await _rooms(request).load(room_id)
     if room is None:
         return _error(404, "no_room", f"no such room: {room_id!r}")
     return JSONResponse(room.summary() | {"state": room.view(None)})
@@ -266,8 +266,7 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
         from setgame.server.bots import BotPlayers
 
         players = BotPlayers(rooms)
-        if restore:
-            await rooms.restore()
+        await rooms.start(restore=restore)
         try:
             yield
         finally:

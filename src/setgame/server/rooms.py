@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 
 RECENT: Final = 256
 """How many recent versions a room keeps in memory for reconnecting clients."""
+IDLE_SECONDS: Final = 1800.0
+"""A room nobody is connected to and nothing happened in for this long leaves memory
+(it stays in the database and comes back when someone opens it)."""
+SWEEP_SECONDS: Final = 60.0
 
 
 class Connection(Protocol):
@@ -98,6 +102,7 @@ class Room:
         self.broken = False
         self._clock_base = 0.0
         self._clock_start = time.monotonic()
+        self.last_active = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._hints: dict[str, _Hint] = {}
@@ -176,13 +181,18 @@ class Room:
 
     # --- connections ----------------------------------------------------------------------
 
+    def idle(self, now: float) -> bool:
+        return not self.conns and now - self.last_active > IDLE_SECONDS
+
     def attach(self, conn: Connection) -> None:
+        self.last_active = time.monotonic()
         was_online = self._online(conn.player)
         self.conns.add(conn)
         if conn.player is not None and not was_online:
             self._presence(conn.player, True)
 
     def detach(self, conn: Connection) -> None:
+        self.last_active = time.monotonic()
         self.conns.discard(conn)
         if conn.player is not None and not self._online(conn.player):
             self._presence(conn.player, False)
@@ -238,19 +248,19 @@ class Room:
                 engine.action_to_dict(action),
                 room=self.id,
                 seat=seat,
+                finished=self.game.phase == "match_over",
             )
         except Exception:
             log.exception("room %s: cannot store version %d; closing the room", self.id, version)
             self._break()
             raise
         self.version = version
+        self.last_active = time.monotonic()
         self.recent.append((version, events))
         if before is not None:
             before()
         self._broadcast(events)
         self._schedule_timer()
-        if self.game.phase == "match_over":
-            await self.storage.finish_game(self.game_id)
         self._changed.set()
         self._changed = asyncio.Event()
         for callback in self.on_change:
@@ -452,6 +462,9 @@ class Room:
         self._schedule_timer()
 
     async def close(self) -> None:
+        """Stop the room's timers and tasks (and so its bots): it leaves memory."""
+        self.broken = True
+        self._changed.set()
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._tasks):
@@ -487,10 +500,35 @@ class Rooms:
     storage: Storage
     rooms: dict[str, Room] = field(default_factory=dict)
     on_room: list[Callable[[Room], None]] = field(default_factory=list)
+    _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _sweeper: asyncio.Task[None] | None = None
 
     def get(self, rid: str) -> Room | None:
+        """The room if it is in memory (see :meth:`load`)."""
         room = self.rooms.get(rid)
         return None if room is None or room.broken else room
+
+    async def load(self, rid: str) -> Room | None:
+        """The room, brought back from the database when it left memory; None if unknown."""
+        room = self.get(rid)
+        if room is not None or len(rid) > 64:
+            return room
+        async with self._loading:
+            room = self.get(rid)
+            if room is None:
+                record = await self.storage.room_record(rid)
+                room = None if record is None else self._revive(record)
+        return room
+
+    def _revive(self, record: RoomRecord) -> Room | None:
+        try:
+            room = Room(record.id, p.RoomSettings(**record.settings), self.storage)
+            room.restore(record)
+        except (ValueError, TypeError):
+            log.exception("room %s cannot be restored", record.id)
+            return None
+        self._add(room)
+        return room
 
     async def create(self, settings: p.RoomSettings) -> Room:
         _check_settings(settings)
@@ -509,20 +547,28 @@ class Rooms:
         for callback in self.on_room:
             callback(room)
 
-    async def restore(self) -> int:
-        """Bring back every room with a game in progress; returns how many."""
-        count = 0
-        for record in await self.storage.live_rooms():
-            try:
-                settings = p.RoomSettings(**record.settings)
-                room = Room(record.id, settings, self.storage)
-                room.restore(record)
-            except (ValueError, TypeError):
-                log.exception("room %s cannot be restored", record.id)
-                continue
-            self._add(room)
-            count += 1
-        return count
+    async def start(self, *, restore: bool = True) -> int:
+        """Bring back every room with a game in progress (unless ``restore`` is false) and
+        start evicting idle rooms; returns how many rooms came back."""
+        self._sweeper = asyncio.create_task(self._sweep(), name="room-sweeper")
+        if not restore:
+            return 0
+        restored = [self._revive(record) for record in await self.storage.live_rooms()]
+        return sum(room is not None for room in restored)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            await self.evict_idle()
+
+    async def evict_idle(self, now: float | None = None) -> list[str]:
+        """Let idle rooms leave memory (they stay in the database)."""
+        now = time.monotonic() if now is None else now
+        idle = [room for room in self.rooms.values() if room.idle(now)]
+        for room in idle:
+            del self.rooms[room.id]
+            await room.close()
+        return [room.id for room in idle]
 
     def public(self) -> list[dict[str, Any]]:
         live = [r for r in self.rooms.values() if r.settings.public and not r.broken]
@@ -530,6 +576,8 @@ class Rooms:
         return [r.summary() for r in live if r.phase != "match_over"][:100]
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             await room.close()
 

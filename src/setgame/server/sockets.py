@@ -88,7 +88,7 @@ class SocketConnection:
 async def websocket_endpoint(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
     await ws.accept()
-    room = rooms.get(ws.path_params["room_id"])
+    room = await rooms.load(ws.path_params["room_id"])
     if room is None:
         await ws.close(p.CLOSE_NO_ROOM, "no such room")
         return

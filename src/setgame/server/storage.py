@@ -267,14 +267,20 @@ class Storage:
         *,
         room: str | None = None,
         seat: SeatRow | None = None,
+        finished: bool = False,
     ) -> None:
-        """Append one accepted action to the log (with the seat it creates, if any);
-        returns once it is committed."""
-        row = {"game": game, "version": version, "at": at, "action": _dump(action)}
-        if seat is None:
-            await self._submit((_INSERT_ACTION, row))
-        else:
-            await self._submit((_INSERT_SEAT, _seat_values(room, seat)), (_INSERT_ACTION, row))
+        """Append one accepted action to the log, in one transaction with the seat it
+        creates and the game's end it causes, if any; returns once it is committed."""
+        writes: list[Write] = []
+        if seat is not None:
+            writes.append((_INSERT_SEAT, _seat_values(room, seat)))
+        writes.append(
+            (_INSERT_ACTION, {"game": game, "version": version, "at": at, "action": _dump(action)})
+        )
+        if finished:
+            ended = {"game_id": game, "status": "finished", "finished_at": time.time()}
+            writes.append((_FINISH_GAME, ended))
+        await self._submit(*writes)
 
     # --- reads --------------------------------------------------------------
 
@@ -311,6 +317,18 @@ class Storage:
             since = time.time() - keep_finished
             live = [g for g in game_rows if g.status == "playing" or (g.finished or 0) > since]
             return [await self._record(conn, g) for g in live]
+
+    async def room_record(self, room: str) -> RoomRecord | None:
+        """One room as a restart would rebuild it (its newest game, whatever its status)."""
+        query = (
+            games.select()
+            .where(games.c.room == room)
+            .order_by(games.c.created.desc(), games.c.id)
+            .limit(1)
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+            return None if row is None else await self._record(conn, _game_row(row))
 
     async def _record(self, conn: AsyncConnection, game: GameRow) -> RoomRecord:
         room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).one()
