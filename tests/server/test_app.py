@@ -488,3 +488,27 @@ async def test_endless_garbage_closes_1003(http: Any, sockets: Any) -> None:
         except ConnectionClosed:
             break
     assert await sock.closed() == 1003
+
+
+@pytest.mark.slow
+async def test_room_creation_is_rate_limited_per_address(fresh_server: Any) -> None:
+    from setgame.server.app import ROOMS_BURST
+
+    async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False) as client:
+        statuses = []
+        for _ in range(ROOMS_BURST + 10):
+            statuses.append((await client.post("/api/rooms", content=b"")).status_code)
+    assert statuses.count(201) >= ROOMS_BURST and statuses[-1] == 429
+
+
+async def test_a_crowded_room_refuses_more_connections(http: Any, live_server: Any) -> None:
+    from setgame.server.sockets import ROOM_CONNECTIONS
+
+    room = await new_room(http)
+    opened = [await Socket.open(live_server, room) for _ in range(ROOM_CONNECTIONS)]
+    try:
+        one_more = await Socket.open(live_server, room)
+        assert await one_more.closed() == 1008
+    finally:
+        for sock in opened:
+            await sock.conn.close()

@@ -25,13 +25,15 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.rooms import _ENGINE_FIELDS, Rooms
-from setgame.server.sockets import websocket_endpoint
+from setgame.server.sockets import TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage
 from setgame.sets import Flaw
 
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
+ROOMS_PER_MINUTE: Final = 120
+ROOMS_BURST: Final = 500
 
 
 # --- language ---------------------------------------------------------------
@@ -155,6 +157,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def create_room(request: Request) -> Response:
+    if not _creation_allowed(request):
+        return _error(429, "rate_limited", "too many rooms created from this address: wait")
     body = await request.body()
     try:
         settings = p.decode_settings(body)
@@ -164,6 +168,18 @@ async def create_room(request: Request) -> Response:
     except GameError as exc:
         return _error(400, exc.code, str(exc))
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
+
+
+def _creation_allowed(request: Request) -> bool:
+    """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
+    buckets: dict[str, TokenBucket] = request.app.state.creators
+    host = request.client.host if request.client else "?"
+    bucket = buckets.get(host)
+    if bucket is None:
+        if len(buckets) > 10_000:
+            buckets.clear()
+        bucket = buckets[host] = TokenBucket(ROOMS_PER_MINUTE / 60, ROOMS_BURST)
+    return bucket.take()
 
 
 async def list_rooms(request: Request) -> Response:
@@ -277,4 +293,5 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
     app = Starlette(routes=routes(web), lifespan=lifespan)
     app.state.storage = storage
     app.state.web = web
+    app.state.creators = {}
     return app

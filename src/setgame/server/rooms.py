@@ -91,7 +91,8 @@ class Room:
         self.storage = storage
         self.created = time.time()
         self.seats: dict[str, Seat] = {}
-        self.conns: set[Connection] = set()
+        self.conns: set[Connection] = set()  # greeted connections (after hello)
+        self.sockets = 0  # open websockets, greeted or not
         self.lock = asyncio.Lock()
         self.game = engine.Game(engine_settings(settings), 0)
         self.game_id = ""
@@ -182,7 +183,7 @@ class Room:
     # --- connections ----------------------------------------------------------------------
 
     def idle(self, now: float) -> bool:
-        return not self.conns and now - self.last_active > IDLE_SECONDS
+        return not self.sockets and not self.conns and now - self.last_active > IDLE_SECONDS
 
     def attach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()

@@ -29,6 +29,8 @@ GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
+ROOM_CONNECTIONS: Final = 200
+"""Connections one room accepts (players and spectators); more are closed with 1008."""
 
 
 class TokenBucket:
@@ -92,11 +94,16 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if room is None:
         await ws.close(p.CLOSE_NO_ROOM, "no such room")
         return
+    if room.sockets >= ROOM_CONNECTIONS:
+        await ws.close(p.CLOSE_POLICY, "the room is crowded")
+        return
     conn = SocketConnection(ws)
     pump = asyncio.create_task(conn.pump())
+    room.sockets += 1
     try:
         await _serve(room, conn)
     finally:
+        room.sockets -= 1
         room.detach(conn)
         conn.close(1000)
         with contextlib.suppress(Exception):
