@@ -85,6 +85,13 @@ def machine_busy() -> tuple[float, float] | None:
 class Server:
     url: str
     pid: int | None = None
+    log: Path | None = None
+
+    def log_lines(self) -> list[str]:
+        """The server's log so far (empty for a server this run did not start)."""
+        if self.log is None or not self.log.exists():
+            return []
+        return self.log.read_text(errors="replace").splitlines()
 
 
 @contextmanager
@@ -109,7 +116,7 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         try:
             _wait_up(base, proc, log)
-            yield Server(base, proc.pid)
+            yield Server(base, proc.pid, log)
         finally:
             proc.terminate()
             try:
@@ -159,6 +166,8 @@ class Stats:
     load_cpu: float = 0.0  # CPU seconds of the load generator(s)
     server_cpu: float | None = None  # CPU seconds of the server over the same span
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
+    server_warnings: list[str] = field(default_factory=list)  # from the server's log
+    server_errors: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -443,6 +452,9 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
                 _play_process, [(base, s, spares[i], opts) for i, s in enumerate(slices)]
             )
     total = merge(parts)
+    lines = server.log_lines()
+    total.server_warnings = [line for line in lines if "WARNING" in line]
+    total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
     if opts.samples is not None:
         _write_samples(opts.samples, total)
     cpu_after = None if server.pid is None else cpu_seconds(server.pid)
@@ -538,7 +550,10 @@ def report(
         "p50_ratio_to_idle_ping": ratio,
         "races": dict(stats.races),
         "errors": dict(stats.errors),
-        "error_count": sum(stats.errors.values()) + stats.unfinished,
+        "error_count": sum(stats.errors.values()) + stats.unfinished + len(stats.server_errors),
+        "server_log_errors": stats.server_errors[-5:],
+        "server_log_warnings": len(stats.server_warnings),
+        "server_log_warning_sample": stats.server_warnings[-3:],
         "unfinished_picks": stats.unfinished,
         "load_cpu_percent": _percent(stats.load_cpu, stats.wall),
         "server_cpu_percent": _percent(stats.server_cpu, stats.wall),
@@ -578,7 +593,10 @@ def show(result: dict[str, Any]) -> str:
         f"max {lag['max_ms']} ms  (how late the load generator itself runs)",
         f"lost races          {sum(result['races'].values())} {result['races']}",
         f"errors              {result['error_count']} {result['errors']} "
-        f"(unfinished picks: {result['unfinished_picks']})",
+        f"(unfinished picks: {result['unfinished_picks']}, "
+        f"server log errors: {len(result['server_log_errors'])})",
+        f"server warnings     {result['server_log_warnings']} "
+        f"{result['server_log_warning_sample']}",
         f"CPU (% of one core) server {result['server_cpu_percent']}, "
         f"load generator {result['load_cpu_percent']} (connect + play); all cores "
         f"{result['machine_busy_percent']}% busy (anyone's work), "
@@ -601,6 +619,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
     parser.add_argument("--deflate", action="store_true", help="per-message compression")
+    parser.add_argument(
+        "--speed", type=float, default=1.0, help="players think this many times faster"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds, args.deck, args.rounds = 12, 5.0, "beginner", "single"
@@ -612,6 +633,10 @@ def main(argv: list[str] | None = None) -> int:
     opts.compression = "deflate" if args.deflate else None
     if args.quick:  # fast players, so that games end and start again within seconds
         opts.reaction, opts.pick_delay = (0.1, 0.4), (0.05, 0.2)
+    if args.speed <= 0:
+        parser.error(f"--speed must be positive, got {args.speed!r}")
+    opts.reaction = (opts.reaction[0] / args.speed, opts.reaction[1] / args.speed)
+    opts.pick_delay = (opts.pick_delay[0] / args.speed, opts.pick_delay[1] / args.speed)
     result = run(args.players, opts, args.processes, args.url)
     print(json.dumps(result, indent=2) if args.json else show(result))
     return 0 if result["error_count"] == 0 else 1
