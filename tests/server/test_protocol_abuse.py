@@ -243,6 +243,23 @@ async def test_real_token_resumes_only_its_own_seat(live_server: str, trio: Trio
     await still_serving(live_server, cid, ann, bob)
 
 
+async def test_reconnect_with_token_and_since_resumes_the_seat(
+    live_server: str, trio: Trio
+) -> None:
+    ann, bob, cid = trio
+    token, seen = ann.token, ann.version
+    await ann.close()
+    await still_serving(live_server, bob, cid)  # play goes on while Ann is away
+    back = await Client.connect(live_server, bob.room, token=token, since=seen)
+    try:
+        assert back.player == ann.player and back.version == bob.version
+        missed = [event["type"] for event in back.welcome["missed"]]  # flat, in order
+        assert "called" in missed and ("set_taken" in missed or "wrong_call" in missed)
+        await still_serving(live_server, back, bob, cid)
+    finally:
+        await back.close()
+
+
 async def test_action_for_another_seat_is_refused(live_server: str, trio: Trio) -> None:
     ann, bob, cid = trio
     await ann.send("call", version=ann.version, player=bob.player)

@@ -396,26 +396,33 @@ async def test_r12_r13_round_ends_when_deck_is_empty_and_no_set_remains(room: Se
     assert sum(taken.values()) * 3 + len(ann.table) == 27
 
 
-async def test_r14_match_rotates_the_dealer_and_adds_up_totals(room: Seat) -> None:
-    ann, bob = clients = await room(2, deck="beginner", rounds="match")
-    assert ann.state["dealer"] == ann.player and ann.state["rounds"] == 2
-    await play_until(clients, lambda s: s["phase"] != "playing")
-    assert ann.state["phase"] == "round_over"
-    first = {p["id"]: p["total"] for p in ann.state["players"]}
-    await bob.start()
-    await ann.wait_update(lambda s: s["phase"] == "playing")
-    await synced(clients, ann.version)
-    assert ann.state["dealer"] == bob.player and ann.state["round"] == 2
-    before = ann.version
-    await play_until([bob, ann], lambda s: s["phase"] != "playing")
-    over = await ann.wait_event("match_over", after=before)
-    second = {p["id"]: p["score"] for p in ann.state["players"]}
-    totals = over["totals"]
-    assert totals == {pid: first[pid] + second[pid] for pid in first}
-    assert over["winners"] == [pid for pid, t in totals.items() if t == max(totals.values())]
+async def test_r14_match_rotates_the_dealer_clockwise_and_adds_up_totals(room: Seat) -> None:
+    clients = await room(3, deck="beginner", rounds="match")
+    ann = clients[0]
+    assert ann.state["rounds"] == 3  # as many rounds as players
+    totals = dict.fromkeys((c.player for c in clients), 0)
+    for number, dealer in enumerate(clients, start=1):
+        assert ann.state["round"] == number and ann.state["dealer"] == dealer.player
+        before = ann.version
+        await play_until(
+            clients[number - 1 :] + clients[: number - 1], lambda s: s["phase"] != "playing"
+        )
+        over = await ann.wait_event("round_over", after=before)
+        for pid, score in over["scores"].items():
+            totals[pid] += score
+        if number < 3:
+            assert ann.state["phase"] == "round_over"
+            before = ann.version
+            await clients[number].start()  # anyone may deal the next round
+            await ann.wait_event("round_started", after=before)
+            await synced(clients, ann.version)
+    assert ann.state["phase"] == "match_over"
+    result = ann.state["result"]
+    assert result["totals"] == totals
+    assert result["winners"] == [pid for pid, t in totals.items() if t == max(totals.values())]
     await ann.start()
     assert (await ann.wait_error()).code in ("bad_phase", "not_playing")
-    await bob.again()
+    await clients[1].again()  # a new match, same seats
     await ann.wait_update(lambda s: s["phase"] == "playing" and s["round"] == 1)
 
 
