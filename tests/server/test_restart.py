@@ -18,7 +18,9 @@ pytestmark = pytest.mark.slow
 
 
 async def seated(server: Any, n: int = 2, **settings: Any) -> tuple[str, list[Client]]:
-    room = await create_room(str(server), **settings)
+    """A started room of ``n`` players; ``no_set="auto"`` unless told, so a set is always
+    on the table."""
+    room = await create_room(str(server), **({"no_set": "auto"} | settings))
     clients = []
     for name in ("Ann", "Bob", "Cid")[:n]:
         client = await Client.connect(str(server), room)
