@@ -208,15 +208,16 @@ async def replay(request: Request) -> Response:
     for action in await storage.actions(game_id):
         events = game.apply(action_from_dict(action.action))
         steps.append(
-            {"version": action.version, "at": action.at, "events": events, "state": _step(game)}
+            {
+                "version": action.version,
+                "at": action.at,
+                "events": events,
+                "state": game.view(None, action.at),
+            }
         )
     players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
     body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
     return JSONResponse(body | {"events": steps})
-
-
-def _step(game: Game) -> dict[str, Any]:
-    return game.view(None, None)
 
 
 async def words(request: Request) -> Response:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 log = logging.getLogger(__name__)
 
-SLOW_COMMIT = 0.05
+SLOW_COMMIT = 0.1
 """Seconds: a commit slower than this is logged."""
 
 metadata = sa.MetaData()
