@@ -512,3 +512,29 @@ async def test_a_crowded_room_refuses_more_connections(http: Any, live_server: A
     finally:
         for sock in opened:
             await sock.conn.close()
+
+
+async def test_no_message_names_an_undealt_card(http: Any, sockets: Any) -> None:
+    """Every card code in every message was already dealt when the message was sent."""
+    room = await new_room(http, mode="practice", deck="beginner")
+    ann, watcher = await sockets(room), await sockets(room)
+    await ann.hello()
+    await watcher.hello()
+    await ann.join("Ann")
+    await ann.send(type="start")
+    await ann.until(lambda m: m["type"] == "update" and m["state"]["phase"] == "playing")
+    await play_practice_to_the_end(ann)
+    code = re.compile(r'"([123][RGP][STO][DOS])"')
+    dealt: set[str] = set()
+    messages = 0
+    while True:
+        try:
+            raw = await asyncio.wait_for(watcher.conn.recv(), 0.5)
+        except TimeoutError:
+            break
+        messages += 1
+        message = json.loads(raw)
+        if message["type"] == "update":
+            dealt |= set(message["state"]["table"])
+        assert set(code.findall(str(raw))) <= dealt, message
+    assert messages > 5 and len(dealt) == 27
