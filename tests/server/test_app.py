@@ -538,3 +538,13 @@ async def test_no_message_names_an_undealt_card(http: Any, sockets: Any) -> None
             dealt |= set(message["state"]["table"])
         assert set(code.findall(str(raw))) <= dealt, message
     assert messages > 5 and len(dealt) == 27
+
+
+async def test_a_huge_frame_closes_1009_before_it_is_read(http: Any, sockets: Any) -> None:
+    room = await new_room(http)
+    sock, other = await sockets(room), await sockets(room)
+    await other.hello()
+    await sock.conn.send("x" * 200_000)
+    assert await sock.closed() == 1009
+    await other.send(type="ping")
+    assert (await other.until(lambda m: m["type"] == "pong"))["type"] == "pong"
