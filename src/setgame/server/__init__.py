@@ -40,6 +40,7 @@ def serve(
     # The database driver runs in a thread; hand it the GIL within 1 ms rather than 5 ms so
     # that commits (and so broadcasts) do not wait on a busy event loop.
     sys.setswitchinterval(0.001)
+    _raise_file_limit()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
         create_app(db),
@@ -49,3 +50,15 @@ def serve(
         log_level=log_level,
         lifespan="on",
     )
+
+
+def _raise_file_limit() -> None:
+    """Each player is a socket: lift the soft limit on open files to the hard one."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
