@@ -537,10 +537,10 @@ class Rooms:
         room.created = await self.storage.create_room(
             room.id, p.settings_dict(settings), settings.public
         )
-        self._add(room)
         await room.new_game()
         for _ in range(settings.bots):
             await room.add_bot(settings.bot_level)
+        self._add(room)  # visible (and its bots driven) once it is complete
         return room
 
     def _add(self, room: Room) -> None:
