@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 import pytest
 
-from conftest import LiveServer
 from setgame.server.client import Client, create_room
 from setgame.tui.app import SetApp
 from setgame.tui.remote import RemoteSession
-
-if TYPE_CHECKING:
-    from conftest import LiveServer
 from tui.tuikit import FakeClock, a_set, keys_for, me, message, not_a_set, table
 
 
@@ -102,7 +98,7 @@ async def test_an_unknown_room_is_reported(live_server: str, clock: FakeClock) -
 
 @pytest.mark.slow
 async def test_the_seat_comes_back_after_a_server_restart(
-    fresh_server: LiveServer, clock: FakeClock
+    fresh_server: Any, clock: FakeClock
 ) -> None:
     room = await create_room(fresh_server, deck="beginner", rounds="single")
     alice = await Client.connect(fresh_server, room)
