@@ -336,6 +336,27 @@ async def test_stale_version_is_refused(http: Any, sockets: Any) -> None:
     assert update["events"][0]["type"] == "called"
 
 
+async def test_events_that_leave_the_table_do_not_make_a_pick_stale(
+    http: Any, sockets: Any
+) -> None:
+    ann, bob = await seated_game(http, sockets)
+    await ann.send(type="call", version=ann.state["version"])
+    called = await ann.until(lambda m: m["type"] == "update")
+    cid = await sockets(ann.state["room"])
+    await cid.hello()
+    await cid.join("Cid")  # a new seat: the version moves, the table does not
+    joined = await ann.until(lambda m: m["type"] == "update")
+    assert joined["version"] == called["version"] + 1
+    table = called["state"]["table"]
+    await ann.send(type="pick", cards=table[:3], version=called["version"])
+    picked = await ann.until(lambda m: m["type"] in ("update", "error"))
+    assert picked["type"] == "update"
+    assert picked["events"][0]["type"] in ("set_taken", "wrong_call")
+    before_the_deal = called["version"] - 2
+    await bob.send(type="call", version=before_the_deal)
+    assert (await bob.error())["code"] == "stale_version"
+
+
 async def test_no_one_can_act_for_another_seat(http: Any, sockets: Any) -> None:
     ann, bob = await seated_game(http, sockets)
     await bob.send(type="call", version=bob.state["version"], player=ann.state["you"])

@@ -97,6 +97,8 @@ class Room:
         self.game = engine.Game(engine_settings(settings), 0)
         self.game_id = ""
         self.version = 0  # the room's event counter, across its games
+        self.table_version = 0  # the version that last changed the table
+        self.call_version = 0  # the version of the last accepted call
         self.base = 0  # the room version before the current game's first action
         self.recent: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=RECENT)
         self._changed = asyncio.Event()
@@ -257,7 +259,7 @@ class Room:
             raise
         self.version = version
         self.last_active = time.monotonic()
-        self.recent.append((version, events))
+        self._remember(version, events)
         if before is not None:
             before()
         self._broadcast(events)
@@ -275,6 +277,14 @@ class Room:
             except TimeoutError:
                 return False
         return True
+
+    def _remember(self, version: int, events: list[dict[str, Any]]) -> None:
+        self.recent.append((version, events))
+        kinds = {event["type"] for event in events}
+        if kinds & _TABLE_EVENTS:
+            self.table_version = version
+        if "called" in kinds:
+            self.call_version = version
 
     def _break(self) -> None:
         self.broken = True
@@ -390,10 +400,17 @@ class Room:
             self._presence(player, False)
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
-        """The action, if the client saw the current version (checked after the tick)."""
-        if version != self.version:
+        """The action, if the client saw what it acts on (checked after the tick): a call
+        needs the current table; a pick after a call needs that call's acceptance. Events
+        that leave the table as it was (a join, a declaration) do not make it stale."""
+        seen = self.table_version
+        if isinstance(action, engine.Pick) and self.game.holder is not None:
+            seen = max(seen, self.call_version)
+        if not seen <= version <= self.version:
             raise engine.GameError(
-                "stale_version", f"version {version!r} is not the current {self.version}"
+                "stale_version",
+                f"version {version!r} is not current: the table is at {seen}, "
+                f"the room at {self.version}",
             )
         return action
 
@@ -454,7 +471,7 @@ class Room:
         self._install(game, record.game.id, _last_at(record.actions))
         for row in record.actions:
             events = game.apply(engine.action_from_dict(row.action))
-            self.recent.append((row.version, events))
+            self._remember(row.version, events)
         self.version = record.version
         self.created = record.created
         self.seats = {
@@ -474,6 +491,7 @@ class Room:
                 await task
 
 
+_TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
 _ENGINE_FIELDS: Final = frozenset(("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds"))
 
 
