@@ -449,12 +449,21 @@ async def _idle_pings(base: str, room_id: str, count: int = 40) -> list[float]:
     return rtts
 
 
-def run(players: int, opts: Options, processes: int, url: str | None = None) -> dict[str, Any]:
-    """Start a server (unless ``url`` names a running one), load it, return the report."""
+def run(
+    players: int,
+    opts: Options,
+    processes: int,
+    url: str | None = None,
+    db_dir: str | None = None,
+) -> dict[str, Any]:
+    """Start a server (unless ``url`` names a running one), load it, return the report.
+
+    The server's SQLite file goes into a new temporary directory (under ``db_dir`` if given,
+    e.g. ``/dev/shm`` to take the disk out of the measurement)."""
     if url is not None:
         return _load(Server(url), players, opts, processes)
     with (
-        tempfile.TemporaryDirectory(prefix="setgame-load-") as tmp,
+        tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp,
         server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as server,
     ):
         return _load(server, players, opts, processes)
@@ -645,6 +654,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
+    parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
     parser.add_argument("--deflate", action="store_true", help="per-message compression")
@@ -666,7 +676,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--speed must be positive, got {args.speed!r}")
     opts.reaction = (opts.reaction[0] / args.speed, opts.reaction[1] / args.speed)
     opts.pick_delay = (opts.pick_delay[0] / args.speed, opts.pick_delay[1] / args.speed)
-    result = run(args.players, opts, args.processes, args.url)
+    result = run(args.players, opts, args.processes, args.url, args.db_dir)
     print(json.dumps(result, indent=2) if args.json else show(result))
     return 0 if result["error_count"] == 0 else 1
 
