@@ -247,10 +247,9 @@ async def test_reconnect_with_token_and_since_resumes_the_seat(
     live_server: str, trio: Trio
 ) -> None:
     ann, bob, cid = trio
-    token, seen = ann.token, ann.version
     await ann.close()
     await still_serving(live_server, bob, cid)  # play goes on while Ann is away
-    back = await Client.connect(live_server, bob.room, token=token, since=seen)
+    back = await ann.reconnect()  # the same token, since = the last version Ann saw
     try:
         assert back.player == ann.player and back.version == bob.version
         missed = [event["type"] for event in back.welcome["missed"]]  # flat, in order

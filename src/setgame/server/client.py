@@ -123,6 +123,7 @@ class Client:
         self, ws: ClientConnection, room_id: str, *, listener: Listener | None = None
     ) -> None:
         self.room = room_id
+        self.base_url = ""
         self.state: Message | None = None
         self.version = 0
         self.token: str | None = None
@@ -166,6 +167,7 @@ class Client:
         )
         client = cls(ws, room_id, listener=listener)
         client.token = token
+        client.base_url = base_url
         try:
             await client.send("hello", token=token, since=since)
             reply = await client.wait_for(lambda m: m["type"] in ("welcome", "error"), timeout)
@@ -406,6 +408,19 @@ class Client:
         """The entry of ``player`` (an id) in the latest view's ``players``."""
         players = [] if self.state is None else self.state["players"]
         return next((p for p in players if p["id"] == player), None)
+
+    async def reconnect(self, timeout: float = 10.0) -> Client:
+        """A new connection to the same room with this seat's token, asking for the events
+        after the last version this client saw (in the new client's ``welcome["missed"]``)."""
+        await self.close()
+        return await Client.connect(
+            self.base_url,
+            self.room,
+            self.token,
+            self.version,
+            timeout=timeout,
+            listener=self.listener,
+        )
 
     async def close(self) -> None:
         """Close the socket and stop the reader."""
