@@ -65,9 +65,13 @@ def test_server_restart_in_the_middle_of_a_game(fresh_server: Any, new_page: Any
     wait_score(bob, "Ann", 1)
     before = table(ann)
     left = deck(ann)
+    welcomes = [int(page.get_attribute("main", "data-welcomes") or 0) for page in pages]
     fresh_server.restart()  # kill -9, then start on the same port and database
-    for page in pages:
-        expect(page.locator("#conn")).to_have_text("", timeout=20_000)
+    for page, seen in zip(pages, welcomes, strict=True):
+        page.wait_for_function(  # a new connection, welcomed by the new server process
+            "n => Number(document.querySelector('main').dataset.welcomes) > n", arg=seen
+        )
+        expect(page.locator("#conn")).to_have_text("")
         wait_table(page, before)
         wait_score(page, "Ann", 1)
         assert deck(page) == left

@@ -156,10 +156,16 @@ function formatTime(seconds) {
 
 // --- actions ----------------------------------------------------------------
 
+// Send an action; while the socket is down, say so instead of losing it silently.
+function ask(type, fields = {}) {
+  const sent = conn.send(type, fields);
+  if (!sent) setBanner(t("conn.reconnecting"), "error", 2000);
+  return sent;
+}
+
 function call() {
   if (!playing() || state.holder || solo() || calling || me()?.locked) return;
-  calling = true;
-  conn.send("call");
+  calling = ask("call");
   beep("call");
 }
 
@@ -167,8 +173,7 @@ const mayPick = () => solo() || state.holder === you;
 
 function sendPick() {
   if (picking || selected.length !== 3 || !mayPick()) return;
-  picking = true;
-  conn.send("pick", { cards: selected.slice() });
+  picking = ask("pick", { cards: selected.slice() });
 }
 
 // A click on a card: a call when nobody holds the board, then a selection.
@@ -190,9 +195,9 @@ function onKey(e) {
     e.preventDefault();
     call();
   } else if (e.key === "n" || e.key === "N") {
-    if (!act("no-set").hidden && !act("no-set").disabled) conn.send("no_set");
+    if (!act("no-set").hidden && !act("no-set").disabled) ask("no_set");
   } else if (e.key === "h" || e.key === "H") {
-    if (!act("hint").hidden) conn.send("hint");
+    if (!act("hint").hidden) ask("hint");
   } else {
     const i = indexForKey(e.key);
     const code = state?.table?.[i];
@@ -211,15 +216,15 @@ function bind() {
     const name = $("input[name=player-name]").value.trim();
     if (!name) return;
     setPref("name", name);
-    conn.send("join", { name });
+    ask("join", { name });
   });
-  act("start").addEventListener("click", () => conn.send("start"));
+  act("start").addEventListener("click", () => ask("start"));
   act("call-set").addEventListener("click", call);
-  act("no-set").addEventListener("click", () => conn.send("no_set"));
-  act("hint").addEventListener("click", () => conn.send("hint"));
-  act("again").addEventListener("click", () => conn.send("again"));
+  act("no-set").addEventListener("click", () => ask("no_set"));
+  act("hint").addEventListener("click", () => ask("hint"));
+  act("again").addEventListener("click", () => ask("again"));
   act("leave").addEventListener("click", () => {
-    conn.send("leave");
+    ask("leave");
     conn.forget();
     you = null;
     render();
@@ -272,6 +277,8 @@ function flashWrong(codes) {
 
 const handlers = {
   welcome(msg) {
+    const main = document.querySelector("main");
+    main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
     you = msg.you ?? null;
     adopt(msg.state);
     if (msg.missed) onEvents(msg.missed);
