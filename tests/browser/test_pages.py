@@ -37,7 +37,9 @@ def test_every_language_has_every_string() -> None:
     for path in (WEB / "static" / "js").glob("*.js"):
         used |= set(re.findall(r'\bt\("([\w.]+)"', path.read_text()))
     for path in (WEB / "pages").glob("*.html"):
-        used |= set(re.findall(r'data-i18n(?:-title|-placeholder)?="([\w.]+)"', path.read_text()))
+        used |= set(
+            re.findall(r'data-i18n(?:-title|-placeholder|-label)?="([\w.]+)"', path.read_text())
+        )
     assert used - english == set()
 
 

@@ -40,6 +40,9 @@ export function applyI18n(root = document) {
     el.title = t(el.dataset.i18nTitle);
     el.setAttribute("aria-label", el.title);
   }
+  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  }
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   }

@@ -229,7 +229,11 @@ function bind() {
     you = null;
     render();
   });
-  act("copy").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+  act("copy").addEventListener("click", () => {
+    const link = $(".share .link");
+    link.select();
+    navigator.clipboard?.writeText(link.value).catch(() => {});
+  });
   $(".share .link").value = `${location.origin}/room/${room}`;
   $("input[name=player-name]").value = getPref("name", "") || "";
   setInterval(tick, 100);
