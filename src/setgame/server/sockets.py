@@ -29,6 +29,8 @@ GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
+HELLO_SECONDS: Final = 15.0
+"""A socket that has not said hello by then is closed with 1008."""
 ROOM_CONNECTIONS: Final = 200
 """Connections one room accepts (players and spectators); more are closed with 1008."""
 
@@ -115,7 +117,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 async def _serve(room: Room, conn: SocketConnection) -> None:
     bucket, garbage = TokenBucket(), 0
     while conn.closing is None:
-        message = await conn.ws.receive()
+        try:
+            message = await asyncio.wait_for(
+                conn.ws.receive(), None if conn.greeted else HELLO_SECONDS
+            )
+        except TimeoutError:
+            conn.close(p.CLOSE_POLICY)
+            return
         if message["type"] == "websocket.disconnect":
             return
         if not bucket.take():
