@@ -45,12 +45,11 @@ import httpx
 
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
 
-#: Error codes that are the normal outcome of simultaneous play (another player was faster).
+#: Error codes that are the normal outcome of simultaneous play (another player was faster, or
+#: the table changed while the message was on its way). Any other error code counts as an error.
 RACES = frozenset(
-    {"board_held", "locked_out", "not_holder", "expired", "already_declared", "stale",
-     "stale_version", "not_playing", "bad_phase", "deck_empty", "table_full", "auto_deal",
-     "not_on_table"}
-)  # fmt: skip
+    {"board_held", "locked_out", "not_holder", "stale_version", "already_declared", "not_playing"}
+)
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -207,7 +206,6 @@ class Bot:
         self.rng = random.Random(f"{room.id}:{seat}")
         self.intent: str | None = None
         self.due: float | None = None
-        self.cards: tuple[str, ...] = ()
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
         client.listener = self._arrived
