@@ -94,6 +94,7 @@ async def take_update(caller: Client, clients: list[Client]) -> Message:
         lambda s: s["version"] > before and not set(cards) & set(s["table"])
     )
     await synced(clients, caller.version)
+    assert all(c.table == caller.table for c in clients)  # R07: one table for everyone
     return update
 
 
