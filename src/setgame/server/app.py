@@ -7,6 +7,7 @@ with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
 from __future__ import annotations
 
 import contextlib
+import gc
 import html
 import re
 from collections.abc import AsyncIterator
@@ -284,6 +285,7 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
 
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
+        gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         try:
             yield
         finally:
