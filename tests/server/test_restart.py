@@ -202,7 +202,8 @@ async def test_postgresql_restores_with_the_same_code(
 
 async def test_an_idle_room_leaves_memory_and_comes_back_on_demand(tmp_path: Any) -> None:
     from setgame.server.protocol import RoomSettings
-    from setgame.server.rooms import IDLE_SECONDS, Rooms
+    from setgame.server.registry import Rooms
+    from setgame.server.rooms import IDLE_SECONDS
     from setgame.server.storage import Storage
 
     storage = Storage(str(tmp_path / "idle.db"))

@@ -25,7 +25,9 @@ from setgame import i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
-from setgame.server.rooms import _ENGINE_FIELDS, Rooms
+from setgame.server.bots import BotPlayers
+from setgame.server.registry import Rooms
+from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage
 from setgame.sets import Flaw
@@ -203,7 +205,7 @@ async def replay(request: Request) -> Response:
         return _error(404, "no_game", f"no such game: {game_id!r}")
     if row.status != "finished":
         return _error(409, "not_finished", f"game {game_id!r} is still being played")
-    settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in _ENGINE_FIELDS})
+    settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in ENGINE_FIELDS})
     game = Game(settings, row.seed)
     steps: list[dict[str, Any]] = []
     for action in await storage.actions(game_id):
@@ -281,8 +283,6 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
         await storage.open()
         rooms = Rooms(storage)
         app.state.rooms = rooms
-        from setgame.server.bots import BotPlayers
-
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it

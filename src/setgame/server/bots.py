@@ -17,7 +17,8 @@ from typing import Final
 from setgame.bots import Bot, Plan
 from setgame.cards import card_names
 from setgame.game import GameError
-from setgame.server.rooms import Room, Rooms
+from setgame.server.registry import Rooms
+from setgame.server.rooms import Room
 
 log = logging.getLogger(__name__)
 

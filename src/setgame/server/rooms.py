@@ -20,7 +20,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from setgame import game as engine
@@ -35,7 +35,6 @@ RECENT: Final = 256
 IDLE_SECONDS: Final = 1800.0
 """A room nobody is connected to and nothing happened in for this long leaves memory
 (it stays in the database and comes back when someone opens it)."""
-SWEEP_SECONDS: Final = 60.0
 
 
 class Connection(Protocol):
@@ -464,7 +463,7 @@ class Room:
         """Rebuild from the database: replay the current game's actions in order, keeping
         their events for reconnecting clients (the same as ``Game.replay``)."""
         settings = engine.Settings.from_dict(
-            {k: v for k, v in record.game.settings.items() if k in _ENGINE_FIELDS}
+            {k: v for k, v in record.game.settings.items() if k in ENGINE_FIELDS}
         )
         game = engine.Game(settings, record.game.seed)
         self.version = record.version - len(record.actions)
@@ -492,7 +491,7 @@ class Room:
 
 
 _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
-_ENGINE_FIELDS: Final = frozenset(("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds"))
+ENGINE_FIELDS: Final = frozenset(("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds"))
 
 
 def _last_at(rows: Iterable[ActionRow]) -> float:
@@ -510,100 +509,3 @@ def _parse_cards(codes: list[str]) -> tuple[int, ...]:
         return tuple(parse_card(code) for code in codes)
     except CardError as exc:
         raise engine.GameError("bad_card", str(exc)) from None
-
-
-@dataclass
-class Rooms:
-    """Every room this server holds in memory."""
-
-    storage: Storage
-    rooms: dict[str, Room] = field(default_factory=dict)
-    on_room: list[Callable[[Room], None]] = field(default_factory=list)
-    _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
-    _sweeper: asyncio.Task[None] | None = None
-
-    def get(self, rid: str) -> Room | None:
-        """The room if it is in memory (see :meth:`load`)."""
-        room = self.rooms.get(rid)
-        return None if room is None or room.broken else room
-
-    async def load(self, rid: str) -> Room | None:
-        """The room, brought back from the database when it left memory; None if unknown."""
-        room = self.get(rid)
-        if room is not None or len(rid) > 64:
-            return room
-        async with self._loading:
-            room = self.get(rid)
-            if room is None:
-                record = await self.storage.room_record(rid)
-                room = None if record is None else self._revive(record)
-        return room
-
-    def _revive(self, record: RoomRecord) -> Room | None:
-        try:
-            room = Room(record.id, p.RoomSettings(**record.settings), self.storage)
-            room.restore(record)
-        except (ValueError, TypeError):
-            log.exception("room %s cannot be restored", record.id)
-            return None
-        self._add(room)
-        return room
-
-    async def create(self, settings: p.RoomSettings) -> Room:
-        _check_settings(settings)
-        room = Room(new_id(6), settings, self.storage)
-        room.created = await self.storage.create_room(
-            room.id, p.settings_dict(settings), settings.public
-        )
-        await room.new_game()
-        for _ in range(settings.bots):
-            await room.add_bot(settings.bot_level)
-        self._add(room)  # visible (and its bots driven) once it is complete
-        return room
-
-    def _add(self, room: Room) -> None:
-        self.rooms[room.id] = room
-        for callback in self.on_room:
-            callback(room)
-
-    async def start(self, *, restore: bool = True) -> int:
-        """Bring back every room with a game in progress (unless ``restore`` is false) and
-        start evicting idle rooms; returns how many rooms came back."""
-        self._sweeper = asyncio.create_task(self._sweep(), name="room-sweeper")
-        if not restore:
-            return 0
-        restored = [self._revive(record) for record in await self.storage.live_rooms()]
-        return sum(room is not None for room in restored)
-
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            await self.evict_idle()
-
-    async def evict_idle(self, now: float | None = None) -> list[str]:
-        """Let idle rooms leave memory (they stay in the database)."""
-        now = time.monotonic() if now is None else now
-        idle = [room for room in self.rooms.values() if room.idle(now)]
-        for room in idle:
-            del self.rooms[room.id]
-            await room.close()
-        return [room.id for room in idle]
-
-    def public(self) -> list[dict[str, Any]]:
-        live = [r for r in self.rooms.values() if r.settings.public and not r.broken]
-        live.sort(key=lambda r: -r.created)
-        return [r.summary() for r in live if r.phase != "match_over"][:100]
-
-    async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for room in self.rooms.values():
-            await room.close()
-
-
-def _check_settings(settings: p.RoomSettings) -> None:
-    engine_settings(settings)  # GameError for a bad deck
-    if settings.mode != "multi" and settings.bots:
-        raise engine.GameError(
-            "bad_setting", f"{settings.mode!r} games have one player: bots must be 0"
-        )

@@ -17,7 +17,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from setgame.game import GameError
 from setgame.server import protocol as p
-from setgame.server.rooms import Room, Rooms
+from setgame.server.registry import Rooms
+from setgame.server.rooms import Room
 
 log = logging.getLogger(__name__)
 
