@@ -5,7 +5,7 @@ import { el, t } from "./common.js";
 function badges(p, state, you) {
   const marks = [];
   if (p.id === you) marks.push(["you", t("score.you")]);
-  if (p.bot) marks.push(["bot", t("score.bot")]);
+  if (p.bot) marks.push(["bot", `${t("score.bot")} ${p.bot}`]);
   if (state.holder === p.id) marks.push(["holder", t("score.holds")]);
   if (p.locked) marks.push(["locked", t("score.locked")]);
   if (p.declared) marks.push(["declared", t("score.declared")]);
