@@ -186,6 +186,7 @@ class Options:
     reaction: tuple[float, float] = (1.5, 6.0)  # seconds to spot a set, per player
     pick_delay: tuple[float, float] = (0.3, 0.8)  # seconds from holding the board to picking
     wrong_rate: float = 0.03  # share of calls that pick three cards that are not a set
+    between: tuple[float, float] = (0.5, 1.5)  # seconds before starting a round or a game
     deck: str = "full"
     rounds: str = "match"
     connect_concurrency: int = 64
@@ -293,7 +294,7 @@ class Bot:
         if self.seat != 0 or wanted is None or waiting:
             self._set(None)
         elif self.intent != wanted:
-            self._set(wanted, self.rng.uniform(0.5, 1.5))
+            self._set(wanted, self.rng.uniform(*self.opts.between))
 
     def _set(self, intent: str | None, delay: float = 0.0) -> None:
         self.intent = intent
@@ -661,7 +662,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.quick:
-        args.players, args.seconds, args.deck, args.rounds = 12, 5.0, "beginner", "single"
+        args.players, args.seconds, args.deck, args.rounds = 12, 6.0, "beginner", "single"
     if args.players < args.room_size or args.room_size < 1 or args.processes < 1:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
     opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
@@ -669,7 +670,7 @@ def main(argv: list[str] | None = None) -> int:
     opts.keepalive = args.keepalive or None
     opts.compression = "deflate" if args.deflate else None
     if args.quick:  # fast players, so that games end and start again within seconds
-        opts.reaction, opts.pick_delay = (0.1, 0.4), (0.05, 0.2)
+        opts.reaction, opts.pick_delay, opts.between = (0.1, 0.4), (0.05, 0.2), (0.1, 0.3)
     if args.speed <= 0:
         parser.error(f"--speed must be positive, got {args.speed!r}")
     opts.reaction = (opts.reaction[0] / args.speed, opts.reaction[1] / args.speed)

@@ -211,8 +211,8 @@ async def test_r08_pick_window_expires_as_a_wrong_call(room: Seat) -> None:
     ann, bob = clients = await room(2, pick_seconds=1, penalty="lockout")
     begun = time.monotonic()
     await hold(ann)
-    event = await bob.wait_event("wrong_call", timeout=4)
-    assert 0.9 <= time.monotonic() - begun < 3
+    event = await bob.wait_event("wrong_call", timeout=6)
+    assert 0.9 <= time.monotonic() - begun < 5  # 1 s, and the server's timer fires by itself
     assert event["player"] == ann.player and event["reason"] == "timeout"
     assert event["cards"] is None and event["locked"] is True
     await synced(clients, bob.version)
