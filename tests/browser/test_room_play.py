@@ -163,6 +163,15 @@ def test_r11_no_set_vote_deals_three_more(live_server: str, new_page: Any) -> No
     first, last = (ann.locator("[data-card]").nth(i).bounding_box() for i in (0, 14))
     assert box and first and last and last["x"] > first["x"]  # 3 rows, more columns
     assert abs(last["y"] - ann.locator("[data-card]").nth(2).bounding_box()["y"]) < 2
+    for size in (18, 21):  # R11: up to 21 cards, still 3 rows
+        for page in pages:
+            page.click("[data-action=no-set]")
+        for page in pages:
+            expect(page.locator("[data-card]")).to_have_count(size)
+    rows = {round(ann.locator("[data-card]").nth(i).bounding_box()["y"]) for i in range(21)}
+    assert len(rows) == 3
+    expect(ann.locator("[data-card] .key").nth(20)).to_have_text("k")
+    expect(ann.locator("[data-action=no-set]")).to_be_disabled()  # 21 cards hold a set
 
 
 def test_r12_r14_full_match_to_the_end_and_again(live_server: str, new_page: Any) -> None:

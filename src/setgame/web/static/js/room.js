@@ -73,7 +73,8 @@ function renderActions() {
   const canCall = playing() && !state.holder && !mine?.locked;
   show("start", seated && (phase === "lobby" || phase === "round_over"));
   show("call-set", seated && multi && playing(), !canCall);
-  show("no-set", seated && playing(), Boolean(state.holder || mine?.declared || mine?.locked));
+  const noMore = !state.deck || (state.table || []).length >= 21; // R11: 21 cards hold a set
+  show("no-set", seated && playing(), Boolean(state.holder || mine?.declared || mine?.locked || noMore));
   show("hint", seated && state.mode === "practice" && playing());
   show("again", seated && phase === "match_over");
   show("leave", seated && phase !== "match_over");
