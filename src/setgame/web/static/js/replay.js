@@ -15,6 +15,17 @@ function nameOf(id, state) {
   return state?.players?.find((p) => p.id === id)?.name ?? id ?? "";
 }
 
+// One event in words, with the cards it names drawn small beside it.
+function eventItem(ev, ctx) {
+  const item = el("li", { text: describe(ev, ctx).text || ev.type });
+  if (ev.type === "set_taken" || ev.type === "wrong_call") {
+    const cards = el("div", { class: "table mini" });
+    renderTable(cards, ev.cards || [], { attr: "data-code", keys: false });
+    item.append(cards);
+  }
+  return item;
+}
+
 function show(i) {
   at = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[at];
@@ -33,9 +44,7 @@ function show(i) {
     ),
   );
   const ctx = { nameOf: (id) => nameOf(id, state), you: null };
-  $("#revents").replaceChildren(
-    ...(step.events || []).map((ev) => el("li", { text: describe(ev, ctx).text || ev.type })),
-  );
+  $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   $("#scrub").value = String(at);
   $("#stepno").textContent = `${at + 1} / ${steps.length}`;
 }
