@@ -224,3 +224,54 @@ async def test_an_idle_room_leaves_memory_and_comes_back_on_demand(tmp_path: Any
     finally:
         await rooms.close()
         await storage.close()
+
+
+class FakeConnection:
+    def __init__(self) -> None:
+        self.player: str | None = None
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self, code: int) -> None:
+        self.closed = code
+
+
+async def test_a_failed_write_closes_the_room_and_it_comes_back_from_the_log(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from setgame.server.protocol import RoomSettings
+    from setgame.server.registry import Rooms
+    from setgame.server.storage import Storage
+
+    storage = Storage(str(tmp_path / "fail.db"))
+    await storage.open()
+    rooms = Rooms(storage)
+    await rooms.start(restore=False)
+    try:
+        room = await rooms.create(RoomSettings())
+        conn = FakeConnection()
+        room.attach(conn)
+        player = await room.join(conn, "Ann")
+        version = room.version
+
+        async def broken_disk(*args: Any, **kwargs: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(storage, "append", broken_disk)
+        with pytest.raises(OSError, match="disk full"):
+            await room.start(player)
+        assert conn.closed == 1011 and room.broken
+        assert not any('"round_started"' in text for text in conn.sent)  # never broadcast
+        monkeypatch.undo()
+
+        back = await rooms.load(room.id)
+        assert back is not None and back is not room
+        assert back.version == version and back.phase == "lobby"
+        await back.start(player)  # the seat and its token survived
+        assert back.phase == "playing"
+    finally:
+        await rooms.close()
+        await storage.close()
