@@ -346,6 +346,22 @@ async def test_r11_vote_deals_three_more_when_everyone_declares(room: Seat) -> N
     assert all(len(c.table) == 15 and c.state["no_set_votes"] == [] for c in clients)
 
 
+async def test_r11_vote_counts_only_players_still_seated(room: Seat) -> None:
+    ann, bob, cid = await room(3)
+    before, gone = ann.version, cid.player
+    await cid.leave()
+    left = await ann.wait_event("left", after=before)
+    assert left["player"] == gone
+    assert ann.seat(gone or "")["present"] is False
+    before = ann.version
+    await ann.no_set()
+    await bob.no_set()
+    added = await ann.wait_event("cards_added", after=before)
+    assert added["why"] == "vote" and len(ann.table) == 15
+    await synced([cid], ann.version)
+    assert cid.player is None and cid.table == ann.table  # Cid now only watches
+
+
 async def test_r11_table_with_no_set_grows_to_fifteen(room: Seat) -> None:
     clients = await fresh_game_until(
         room, lambda s: s["phase"] == "playing" and not table_sets(s) and s["deck"] > 0

@@ -217,6 +217,8 @@ class Client:
             state: Message = message["state"]
             self.state = state
             self.version = int(message.get("version") or state.get("version") or 0)
+            if "you" in state:  # the seat this connection acts for (None after leave)
+                self.player = state["you"]
         if kind == "welcome":
             self.welcome = message
             self.player = message.get("you") or self.player
