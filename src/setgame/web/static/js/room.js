@@ -245,6 +245,7 @@ function bind() {
 function adopt(next) {
   const before = state;
   state = next;
+  if ("you" in state) you = state.you ?? null; // the server says whose view this is
   if (state.mode === "multi") {
     if (state.holder === you) {
       calling = false;
