@@ -28,9 +28,9 @@ def test_load_benchmark_quick_mode_reports_and_has_no_errors() -> None:
     assert report["unfinished_picks"] == 0
     assert report["actions"] > 0 and report["actions_per_second"] > 0
     assert report["matches_finished"] >= 1  # whole games: played to the end, then again
-    for key in ("pick_to_all_latency", "baseline_idle_ping", "ping_under_load"):
+    for key in ("pick_to_all_latency", "baseline_ping_during_load", "ping_before_load"):
         figures = report[key]
         assert figures["count"] > 0, key
         assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"], key
     assert report["pick_to_all_latency"]["count"] <= report["valid_picks"]
-    assert report["p50_ratio_to_idle_ping"] > 0
+    assert report["p50_ratio_to_baseline_ping"] > 0 and report["p50_ratio_to_ping_before_load"] > 0
