@@ -22,6 +22,14 @@ slowly), hence the ratio against the ping during the load. Also reported: CPU us
 of the server, of the load generator and of the whole machine (other work on a
 shared machine shows up as latency), the generator's own event-loop lag, and the
 server log's warnings. ``--json`` prints the report as JSON.
+
+Measured on the project's 2-core VM (server, load generator and nothing else busy), 1000
+players in 250 rooms of four, person-like pace, 30 s: about 177 actions/s, pick to all four
+players p50 3-4 ms, p99 10-14 ms, max 30-50 ms, no errors; 150 s with ``--rounds single``:
+288 whole games played to the end, p99 10.6 ms. Faster players (``--speed 8``: 1024
+actions/s) keep p99 at 34 ms with the server at 79% of a core; ``--speed 12`` (1321/s) at
+37 ms with both cores nearly full. While other heavy work shares the machine (load average
+5-9) p99 rises to 0.2-1.4 s; the server then logs slow commits.
 """
 
 from __future__ import annotations
