@@ -7,7 +7,7 @@ load benchmark, bots-as-clients and the terminal app speak through::
     async with await Client.connect("http://127.0.0.1:8000", room) as alice:
         await alice.join("Alice")
         await alice.start()
-        update = await alice.wait_update(lambda state: state["phase"] == "playing")
+        await alice.wait_update(lambda state: state["phase"] == "playing")
         a, b, c = table_sets(alice.state)[0]
         await alice.call()
         await alice.wait_update(lambda state: state["holder"] == alice.player)
