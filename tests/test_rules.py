@@ -23,6 +23,7 @@ from setgame import (
 )
 from setgame.cards import CardError
 from setgame.game import (
+    Away,
     Call,
     Game,
     GameError,
@@ -353,3 +354,27 @@ def test_r13_tick_when_nothing_is_due_is_refused() -> None:
     with pytest.raises(GameError) as err:
         game.apply(Tick(1.0))
     assert err.value.code == "not_due"
+
+
+def test_r11_a_player_who_is_away_does_not_hold_up_the_vote() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b", "c"))
+    game.apply(NoSet(1.0, "a"))
+    game.apply(NoSet(1.0, "b"))
+    assert len(game.table) == 12  # c has not declared
+    events = game.apply(Away(2.0, "c", True))
+    assert [e["type"] for e in events][:2] == ["away", "cards_added"]
+    assert len(game.table) == 15
+    game.apply(Away(3.0, "c", False))
+    assert game.view("a")["players"][2]["away"] is False
+
+
+def test_r10_all_locked_lifts_when_the_only_other_player_is_away() -> None:
+    game = seed_where(lambda g: has_set(g.table), Settings(penalty="lockout"), ("a", "b"))
+    game.apply(Call(1.0, "a"))
+    game.apply(Pick(1.5, "a", not_a_set(game.table)))
+    assert game.players["a"].locked
+    events = game.apply(Away(2.0, "b", True))
+    assert events[-1] == {"type": "lockouts_lifted", "at": 2.0, "reason": "all_locked"}
+    with pytest.raises(GameError) as err:
+        game.apply(Away(2.5, "b", True))
+    assert err.value.code == "no_change"

@@ -151,11 +151,21 @@ class NoSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Away:
+    """A seated player lost (``away=True``) or regained their connection: an absent player
+    does not hold up a no-set vote (R11) nor an all-locked-out release (R10)."""
+
+    at: float
+    player: str
+    away: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     at: float
 
 
-Action: TypeAlias = Join | Leave | Start | Call | Pick | NoSet | Tick
+Action: TypeAlias = Join | Leave | Start | Call | Pick | NoSet | Away | Tick
 _ACTION_TYPES: Final[dict[str, type[Action]]] = {
     "join": Join,
     "leave": Leave,
@@ -163,6 +173,7 @@ _ACTION_TYPES: Final[dict[str, type[Action]]] = {
     "call": Call,
     "pick": Pick,
     "no_set": NoSet,
+    "away": Away,
     "tick": Tick,
 }
 _ACTION_NAMES: Final = {cls: name for name, cls in _ACTION_TYPES.items()}
@@ -209,6 +220,7 @@ class Player:
     total: int = 0  # points of the rounds already over (R13, R14)
     locked: bool = False  # R10 lockout
     declared: bool = False  # R11 "no set" declaration
+    away: bool = False  # connection lost: does not hold up votes
     wrong: int = 0  # wrong calls this round
     penalties: int = 0  # solo: more-cards requests this round (R15)
     cancelled: int = 0  # solo: sets found after the deck ran out
@@ -302,6 +314,10 @@ class Game:
     def present(self) -> list[Player]:
         return [self.players[p] for p in self.order if self.players[p].present]
 
+    def active(self) -> list[Player]:
+        """Seated players who are not away."""
+        return [p for p in self.present() if not p.away]
+
     def snapshot(self) -> dict[str, Any]:
         """The whole internal state, the undealt deck included (for tests and debugging only:
         never send it to a player)."""
@@ -352,6 +368,7 @@ class Game:
             "total": p.total + (p.score if self._s.phase == "playing" else 0),
             "locked": p.locked,
             "declared": p.declared,
+            "away": p.away,
             "wrong": p.wrong,
             "penalties": p.penalties,
         }
@@ -544,6 +561,18 @@ class Game:
             return self._take(p, tuple(cards), a.at)
         return self._wrong(p, tuple(cards), a.at)
 
+    def _away(self, a: Away) -> list[Event]:
+        p = self._seat(a.player)
+        if not isinstance(a.away, bool):
+            raise GameError("bad_action", f"away must be true or false, not {a.away!r}")
+        if p.away == a.away:
+            raise GameError("no_change", f"{p.name!r} is already {'away' if p.away else 'here'}")
+        p.away = a.away
+        events: list[Event] = [{"type": "away" if a.away else "back", "at": a.at, "player": p.id}]
+        if self._s.phase == "playing" and a.away:
+            events += self._lift_if_all_locked(a.at) or self._check_votes(a.at)
+        return events
+
     def _tick(self, a: Tick) -> list[Event]:
         s = self._s
         if not self.due(a.at) or s.holder is None:
@@ -646,18 +675,22 @@ class Game:
         if locked:
             p.locked = True
             p.declared = False
-            if all(q.locked for q in self.present()):
-                for q in self.players.values():
-                    q.locked = False
-                events.append({"type": "lockouts_lifted", "at": at, "reason": "all_locked"})
-            else:
-                events += self._check_votes(at)
+            events += self._lift_if_all_locked(at) or self._check_votes(at)
         return events
+
+    def _lift_if_all_locked(self, at: float) -> list[Event]:
+        """R10: when every player (who is here) is locked out, all lockouts lift."""
+        active = self.active()
+        if not active or not all(q.locked for q in active):
+            return []
+        for q in self.players.values():
+            q.locked = False
+        return [{"type": "lockouts_lifted", "at": at, "reason": "all_locked"}]
 
     def _check_votes(self, at: float) -> list[Event]:
         """R11 vote: when every player not locked out has declared no set, deal three more."""
         s = self._s
-        voters = [q for q in self.present() if not q.locked]
+        voters = [q for q in self.active() if not q.locked]
         if self.settings.solitary or not voters or not all(q.declared for q in voters):
             return []
         if not s.stock or len(s.table) >= MAX_TABLE:
@@ -740,5 +773,6 @@ _HANDLERS: Final[dict[type, Any]] = {
     Call: Game._call,
     Pick: Game._pick,
     NoSet: Game._no_set,
+    Away: Game._away,
     Tick: Game._tick,
 }

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import secrets
 import time
 from collections import deque
@@ -60,6 +61,10 @@ class _Hint:
     table: tuple[int, ...]
     cards: tuple[int, ...]
     shown: int = 0
+
+
+AWAY_GRACE: Final = float(os.environ.get("SETGAME_AWAY_GRACE", "10"))
+"""Seconds without a connection before a seated player counts as away (``Away`` action)."""
 
 
 def hash_token(token: str) -> str:
@@ -192,12 +197,27 @@ class Room:
         self.conns.add(conn)
         if conn.player is not None and not was_online:
             self._presence(conn.player, True)
+            self._spawn(self._set_away(conn.player, False))
 
     def detach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
         self.conns.discard(conn)
         if conn.player is not None and not self._online(conn.player):
             self._presence(conn.player, False)
+            self._spawn(self._away_after_grace(conn.player))
+
+    async def _away_after_grace(self, player: str) -> None:
+        """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
+        await asyncio.sleep(AWAY_GRACE)
+        if not self._online(player):
+            await self._set_away(player, True)
+
+    async def _set_away(self, player: str, away: bool) -> None:
+        seat = self.game.players.get(player)
+        if self.broken or seat is None or not seat.present or seat.away == away:
+            return
+        with contextlib.suppress(engine.GameError):  # lost a race: the state moved on
+            await self.act(lambda now: engine.Away(at=now, player=player, away=away))
 
     def _online(self, player: str | None) -> bool:
         return player is not None and any(c.player == player for c in self.conns)
