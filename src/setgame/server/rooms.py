@@ -497,6 +497,9 @@ class Room:
             s.player: Seat(s.player, s.name, s.token_hash, s.bot_level) for s in record.seats
         }
         self._schedule_timer()
+        for seat in self.seats.values():  # people who do not come back count as away
+            if seat.bot_level is None:
+                self._spawn(self._away_after_grace(seat.player))
 
     async def close(self) -> None:
         """Stop the room's timers and tasks (and so its bots): it leaves memory."""
