@@ -349,7 +349,7 @@ def test_r17_twenty_one_cards_always_hold_a_set_in_play() -> None:
     assert err.value.code == "table_full"
 
 
-def test_r13_tick_when_nothing_is_due_is_refused() -> None:
+def test_r08_tick_when_no_pick_window_expired_is_refused() -> None:
     game = started()
     with pytest.raises(GameError) as err:
         game.apply(Tick(1.0))
