@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final, TypeAlias
 
 from setgame.cards import Card, CardError, card_name, card_names, parse_card, parse_deck
-from setgame.sets import explain, has_set, is_set
+from setgame.sets import explain, find_sets, has_set, is_set
 
 Event: TypeAlias = dict[str, Any]
 
@@ -398,8 +398,6 @@ class Game:
 
     def sets_on_table(self) -> list[tuple[Card, Card, Card]]:
         """Every set on the table (public information: the table is face up)."""
-        from setgame.sets import find_sets
-
         return find_sets(self._s.table)
 
     # -- applying actions -----------------------------------------------------------------
