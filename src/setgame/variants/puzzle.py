@@ -24,7 +24,7 @@ from setgame.variants.registry import PUZZLE_VARIANT, Variant
 
 DAILY_SIZE: Final = 12
 DAILY_SETS: Final = 6
-MAX_DRAWS: Final = 100_000
+MAX_DRAWS: Final = 20_000
 """Draws before giving up on a table (a daily one needs at most a few hundred)."""
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
