@@ -11,7 +11,7 @@ import pytest
 
 from setgame import count_sets
 from setgame.variants import VARIANTS, find_variant
-from setgame.variants.bounds import BASE, ultra_free
+from setgame.variants.bounds import BASE, count_ultra_free, ultra_free
 from setgame.variants.decks import JUNIOR, MEGASET, STANDARD
 from setgame.variants.kinds import GHOSTSET, ULTRASET, is_ultraset
 from setgame.variants.odds import deck_groups, exact_mean, sample_odds, zero_sum_subsets
@@ -85,3 +85,14 @@ def test_ten_cards_in_a_hyperplane_always_repeat_a_pair_sum() -> None:
     for _ in range(200):
         assert ULTRASET.count(rng.sample(hyperplane, 10)) > 0
         assert ULTRASET.count(rng.sample(range(81), 10)) > 0
+
+
+def test_counted_ultraset_free_tables_agree_with_sampling() -> None:
+    assert count_ultra_free(10) == 0
+    exact = count_ultra_free(8) / math.comb(81, 8)
+    odds = sample_odds(ULTRA, 8, samples=6000, seed=8)
+    assert abs(odds.none - exact) < 4 * math.sqrt(exact * (1 - exact) / 6000)
+    # Nine cards: about one table in 13,000 holds no UltraSet (Ultra9 rarely grows).
+    assert 1 / 14_000 < count_ultra_free(9) / math.comb(81, 9) < 1 / 12_000
+    with pytest.raises(ValueError, match="7"):
+        count_ultra_free(7)
