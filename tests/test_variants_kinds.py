@@ -274,3 +274,8 @@ def test_bad_picks_and_tables() -> None:
     with pytest.raises(CardError, match="'x'"):
         SET.is_group((0, 1, "x"))  # type: ignore[arg-type]
     assert GHOSTSET.find((0, 1, 2)) == [] and ULTRASET.count(()) == 0
+    assert len(GHOSTSET.find(range(30))) > 1000
+    with pytest.raises(CardError, match="more cards than the standard deck holds"):
+        SET.find(itertools.cycle(range(81)))  # endless input is read no further than 82
+    with pytest.raises(KindError, match="31 cards are too many"):
+        GHOSTSET.find(range(31))  # bounded: listing GhostSets grows as n**6

@@ -8,12 +8,10 @@ import random
 import pytest
 
 from setgame import find_sets
-from setgame.variants import VARIANTS, VariantError, find_variant
-from setgame.variants.decks import FOURSET, FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD
+from setgame.variants import VARIANTS, VariantError, decks, find_variant, kinds
+from setgame.variants.decks import STANDARD
 from setgame.variants.flaws import LinkFlaw, SetFlaw
 from setgame.variants.flows import FLOWS, NORMAL
-from setgame.variants.kinds import FOURSET as FOUR_KIND
-from setgame.variants.kinds import GHOSTSET, SET, ULTRASET
 from setgame.variants.registry import CLASSIC, Variant
 
 ISSUE_NAMES = [
@@ -33,19 +31,19 @@ def test_every_variant_of_the_issue_is_registered_by_its_name() -> None:
 @pytest.mark.parametrize(
     ("name", "deck", "kind", "flow", "table", "claim"),
     [
-        ("classic", STANDARD, SET, "normal", 12, 3),
-        ("junior", JUNIOR, SET, "normal", 12, 3),
-        ("set-chain", STANDARD, SET, "chain", 12, 3),
-        ("ultraset", STANDARD, ULTRASET, "normal", 12, 4),
-        ("ultraset-chain", STANDARD, ULTRASET, "ultra-chain", 12, 4),
-        ("ultra9", STANDARD, ULTRASET, "normal", 9, 4),
-        ("megaset", MEGASET, SET, "normal", 16, 3),
-        ("ghostset", STANDARD, GHOSTSET, "normal", 12, 6),
-        ("4set", FOURSET, FOUR_KIND, "normal", 15, 4),
-        ("4set-junior", FOURSET_JUNIOR, FOUR_KIND, "normal", 12, 4),
-        ("puzzle", STANDARD, SET, "puzzle", 12, 3),
-        ("shuffle", STANDARD, SET, "shuffle", 12, 3),
-        ("memory", STANDARD, SET, "memory", 12, 3),
+        ("classic", decks.STANDARD, kinds.SET, "normal", 12, 3),
+        ("junior", decks.JUNIOR, kinds.SET, "normal", 12, 3),
+        ("set-chain", decks.STANDARD, kinds.SET, "chain", 12, 3),
+        ("ultraset", decks.STANDARD, kinds.ULTRASET, "normal", 12, 4),
+        ("ultraset-chain", decks.STANDARD, kinds.ULTRASET, "ultra-chain", 12, 4),
+        ("ultra9", decks.STANDARD, kinds.ULTRASET, "normal", 9, 4),
+        ("megaset", decks.MEGASET, kinds.SET, "normal", 16, 3),
+        ("ghostset", decks.STANDARD, kinds.GHOSTSET, "normal", 12, 6),
+        ("4set", decks.FOURSET, kinds.FOURSET, "normal", 15, 4),
+        ("4set-junior", decks.FOURSET_JUNIOR, kinds.FOURSET, "normal", 12, 4),
+        ("puzzle", decks.STANDARD, kinds.SET, "puzzle", 12, 3),
+        ("shuffle", decks.STANDARD, kinds.SET, "shuffle", 12, 3),
+        ("memory", decks.STANDARD, kinds.SET, "memory", 12, 3),
     ],
 )
 def test_each_variant_composes_a_deck_a_kind_and_a_flow(
@@ -95,7 +93,7 @@ def test_unknown_variants_are_refused_quoting_the_name(bad: object) -> None:
 
 def test_inconsistent_variants_are_refused() -> None:
     with pytest.raises(VariantError, match="deck"):
-        CLASSIC.derive("bad", "Bad", kind=FOUR_KIND)
+        CLASSIC.derive("bad", "Bad", kind=kinds.FOURSET)
     with pytest.raises(VariantError, match="table"):
         CLASSIC.derive("bad", "Bad", table_size=2)
     with pytest.raises(VariantError, match="links"):
@@ -134,7 +132,7 @@ def test_ultraset_chain_claims_use_exactly_two_cards_of_the_previous_one() -> No
     chain = find_variant("ultraset-chain")
     rng = random.Random(3)
     table = rng.sample(range(81), 15)
-    groups = ULTRASET.find(table)
+    groups = kinds.ULTRASET.find(table)
     previous = groups[0]
     found = chain.find(table, previous)
     assert found == [g for g in groups if len(set(g) & set(previous)) == 2] != []

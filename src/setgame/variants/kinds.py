@@ -43,6 +43,8 @@ class Kind:
     name: ClassVar[str] = ""
     size: ClassVar[int] = 3
     radix: ClassVar[int] = 3
+    #: The most cards ``find`` lists groups among (None: the whole deck).
+    max_table: ClassVar[int | None] = None
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"
@@ -76,12 +78,21 @@ class Kind:
         cards = self._cards(table, deck)
         if len(set(cards)) != len(cards):
             raise CardError(f"a table holds each card once, got {deck.names(cards)!r}")
+        if self.max_table is not None and len(cards) > self.max_table:
+            raise KindError(
+                f"{len(cards)} cards are too many to list {self.name}s among "
+                f"(at most {self.max_table})"
+            )
         return cards
 
     def _cards(self, cards: Iterable[int], deck: Deck) -> Group:
         if deck.radix != self.radix:
             raise KindError(f"a {self.name} needs a deck of {self.radix} values, not {deck.name}")
-        return tuple(deck.check(c) for c in cards)
+        # Read no more than the deck holds (plus one, to tell): hostile input is bounded.
+        picked = tuple(deck.check(c) for c in itertools.islice(cards, len(deck) + 1))
+        if len(picked) > len(deck):
+            raise CardError(f"more cards than the {deck.name} deck holds ({len(deck)})")
+        return picked
 
     def _is(self, cards: Group, deck: Deck) -> bool:
         raise NotImplementedError
@@ -203,6 +214,9 @@ class GhostKind(Kind):
 
     name = "ghostset"
     size = 6
+    # Listing grows as n**6: 30 cards take a quarter of a second and hold thousands
+    # of GhostSets, while 12 cards almost always hold one (tables never get near 30).
+    max_table = 30
 
     def _is(self, cards: Group, deck: Deck) -> bool:
         return not (digits(3, deck.width)[list(cards)].sum(axis=0) % 3).any()

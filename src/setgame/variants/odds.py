@@ -9,8 +9,8 @@
   counted by the kind's own counter, or for GhostSets (too many to list) by a
   subset-sum count over the deck's vector group.
 
->>> from setgame.variants.registry import ULTRA
->>> round(float(exact_mean(ULTRA, 12)), 2), round(float(exact_mean(ULTRA, 9)), 2)
+>>> from setgame.variants.registry import ULTRASET
+>>> round(float(exact_mean(ULTRASET, 12)), 2), round(float(exact_mean(ULTRASET, 9)), 2)
 (18.8, 4.78)
 """
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from setgame.variants.registry import PUZZLE_VARIANT, Variant
+from setgame.variants.registry import PUZZLE, Variant
 
 DAILY_SIZE: Final = 12
 DAILY_SETS: Final = 6
@@ -60,7 +60,7 @@ def draw(seed: bytes, cards: tuple[int, ...], size: int) -> tuple[int, ...]:
 
 
 def make_puzzle(
-    seed: bytes, size: int = DAILY_SIZE, groups: int = DAILY_SETS, variant: Variant = PUZZLE_VARIANT
+    seed: bytes, size: int = DAILY_SIZE, groups: int = DAILY_SETS, variant: Variant = PUZZLE
 ) -> tuple[int, ...]:
     """The first table of ``size`` cards drawn from ``seed`` that holds exactly
     ``groups`` groups of the variant's kind."""

@@ -23,11 +23,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from setgame.variants.decks import FOURSET as FOURSET_DECK
-from setgame.variants.decks import FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD, Deck
+import setgame.variants.decks as decks
+import setgame.variants.flows as flows
+import setgame.variants.kinds as kinds
+from setgame.variants.decks import Deck
 from setgame.variants.flaws import Flaw, LinkFlaw
-from setgame.variants.flows import CHAIN, MEMORY, NORMAL, PUZZLE, SHUFFLE, ULTRA_CHAIN, Flow
-from setgame.variants.kinds import FOURSET, GHOSTSET, SET, ULTRASET, Group, Kind
+from setgame.variants.flows import Flow
+from setgame.variants.kinds import Group, Kind
 
 MAX_NAME: Final = 40
 """The longest variant name :func:`find_variant` reads (hostile input)."""
@@ -47,9 +49,9 @@ class Variant:
 
     name: str
     title: str
-    deck: Deck = STANDARD
-    kind: Kind = SET
-    flow: Flow = NORMAL
+    deck: Deck = decks.STANDARD
+    kind: Kind = kinds.SET
+    flow: Flow = flows.NORMAL
     table_size: int = 12
     table_sizes: tuple[int, ...] = ()
     grow_by: int = 3
@@ -110,25 +112,32 @@ class Variant:
         return [] if used == self.flow.links else [LinkFlaw(used, self.flow.links)]
 
 
+# The constants mirror the registry names; the decks, kinds and flows they are
+# made of are named in their own modules (decks.JUNIOR is the deck, JUNIOR here
+# the variant).
 CLASSIC: Final = Variant("classic", "Classic", aliases=("standard", "normal"))
-JUNIOR_VARIANT: Final = CLASSIC.derive("junior", "Junior", deck=JUNIOR, table_sizes=(9,))
-SET_CHAIN: Final = CLASSIC.derive("set-chain", "Set-Chain", flow=CHAIN)
-ULTRA: Final = CLASSIC.derive("ultraset", "UltraSet", kind=ULTRASET)
-ULTRA_CHAIN_VARIANT: Final = ULTRA.derive("ultraset-chain", "UltraSet-Chain", flow=ULTRA_CHAIN)
-ULTRA9: Final = ULTRA.derive("ultra9", "Ultra9", table_size=9)
-MEGA: Final = CLASSIC.derive("megaset", "MegaSet", deck=MEGASET, table_size=16)
-GHOST: Final = CLASSIC.derive("ghostset", "GhostSet", kind=GHOSTSET)
-FOUR: Final = CLASSIC.derive("4set", "4Set", deck=FOURSET_DECK, kind=FOURSET, table_size=15)
-FOUR_JUNIOR: Final = FOUR.derive("4set-junior", "4Set Junior", deck=FOURSET_JUNIOR, table_size=12)
-PUZZLE_VARIANT: Final = CLASSIC.derive("puzzle", "Puzzle", flow=PUZZLE)
-SHUFFLE_VARIANT: Final = CLASSIC.derive("shuffle", "Shuffle", flow=SHUFFLE)
-MEMORY_VARIANT: Final = CLASSIC.derive("memory", "Memory", flow=MEMORY)
+JUNIOR: Final = CLASSIC.derive("junior", "Junior", deck=decks.JUNIOR, table_sizes=(9,))
+SET_CHAIN: Final = CLASSIC.derive("set-chain", "Set-Chain", flow=flows.CHAIN)
+ULTRASET: Final = CLASSIC.derive("ultraset", "UltraSet", kind=kinds.ULTRASET)
+ULTRASET_CHAIN: Final = ULTRASET.derive("ultraset-chain", "UltraSet-Chain", flow=flows.ULTRA_CHAIN)
+ULTRA9: Final = ULTRASET.derive("ultra9", "Ultra9", table_size=9)
+MEGASET: Final = CLASSIC.derive("megaset", "MegaSet", deck=decks.MEGASET, table_size=16)
+GHOSTSET: Final = CLASSIC.derive("ghostset", "GhostSet", kind=kinds.GHOSTSET)
+FOURSET: Final = CLASSIC.derive(
+    "4set", "4Set", deck=decks.FOURSET, kind=kinds.FOURSET, table_size=15
+)
+FOURSET_JUNIOR: Final = FOURSET.derive(
+    "4set-junior", "4Set Junior", deck=decks.FOURSET_JUNIOR, table_size=12
+)
+PUZZLE: Final = CLASSIC.derive("puzzle", "Puzzle", flow=flows.PUZZLE)
+SHUFFLE: Final = CLASSIC.derive("shuffle", "Shuffle", flow=flows.SHUFFLE)
+MEMORY: Final = CLASSIC.derive("memory", "Memory", flow=flows.MEMORY)
 
 VARIANTS: Final = {
     v.name: v
     for v in (
-        CLASSIC, JUNIOR_VARIANT, SET_CHAIN, ULTRA, ULTRA_CHAIN_VARIANT, ULTRA9, MEGA, GHOST,
-        FOUR, FOUR_JUNIOR, PUZZLE_VARIANT, SHUFFLE_VARIANT, MEMORY_VARIANT,
+        CLASSIC, JUNIOR, SET_CHAIN, ULTRASET, ULTRASET_CHAIN, ULTRA9, MEGASET, GHOSTSET,
+        FOURSET, FOURSET_JUNIOR, PUZZLE, SHUFFLE, MEMORY,
     )
 }
 
