@@ -246,11 +246,13 @@ def test_fourset_count_agrees_with_brute_force(deck: Deck, data: st.DataObject) 
 
 
 def test_fourset_explanation_counts_each_value_of_each_failing_attribute() -> None:
-    deck = FOUR_DECK
+    deck = FOURSET.deck
+    assert deck is FOUR_DECK  # the kind's own deck, used when none is given
     cards = deck.parse_many(["1RSD", "2RSD", "3RSO", "4RSO"])
     assert FOURSET.explain(cards, deck) == []  # shapes in two pairs: fine
     cards = deck.parse_many(["1RSD", "2RSD", "3GSO", "4RSH"])
-    assert FOURSET.explain(cards, deck) == [CountFlaw(1, (3, 1, 0, 0)), CountFlaw(3, (2, 1, 0, 1))]
+    assert FOURSET.explain(cards) == [CountFlaw(1, (3, 1, 0, 0)), CountFlaw(3, (2, 1, 0, 1))]
+    assert not is_fourset(cards) and FOURSET.find(cards) == [] and FOURSET.count(cards) == 0
 
 
 # --- errors -----------------------------------------------------------------------------

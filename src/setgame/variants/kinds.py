@@ -23,6 +23,7 @@ from typing import ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 
+import setgame.variants.decks as decks
 from setgame.cards import CardError
 from setgame.sets import find_sets
 from setgame.variants.algebra import digits, encode, third_table
@@ -45,28 +46,33 @@ class Kind:
     radix: ClassVar[int] = 3
     #: The most cards ``find`` lists groups among (None: the whole deck).
     max_table: ClassVar[int | None] = None
+    #: The deck used when none is given.
+    deck: ClassVar[Deck] = STANDARD
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"
 
-    def is_group(self, cards: Iterable[int], deck: Deck = STANDARD) -> bool:
+    def is_group(self, cards: Iterable[int], deck: Deck | None = None) -> bool:
         """Whether ``cards`` are one group of this kind (wrong count or repeats: no)."""
+        deck = deck or self.deck
         picked = self._cards(cards, deck)
         return len(picked) == self.size == len(set(picked)) and self._is(picked, deck)
 
-    def find(self, table: Iterable[int], deck: Deck = STANDARD) -> list[Group]:
+    def find(self, table: Iterable[int], deck: Deck | None = None) -> list[Group]:
         """Every group of this kind among ``table`` (distinct cards of ``deck``)."""
+        deck = deck or self.deck
         cards = self._table(table, deck)
         return self._find(cards, deck) if len(cards) >= self.size else []
 
-    def count(self, table: Iterable[int], deck: Deck = STANDARD) -> int:
+    def count(self, table: Iterable[int], deck: Deck | None = None) -> int:
         return len(self.find(table, deck))
 
-    def has(self, table: Iterable[int], deck: Deck = STANDARD) -> bool:
+    def has(self, table: Iterable[int], deck: Deck | None = None) -> bool:
         return bool(self.find(table, deck))
 
-    def explain(self, cards: Iterable[int], deck: Deck = STANDARD) -> list[Flaw]:
+    def explain(self, cards: Iterable[int], deck: Deck | None = None) -> list[Flaw]:
         """Why ``cards`` are not a group of this kind; empty when they are."""
+        deck = deck or self.deck
         picked = self._cards(cards, deck)
         if len(picked) != self.size or len(set(picked)) != self.size:
             raise CardError(
@@ -155,8 +161,9 @@ class UltraKind(Kind):
     name = "ultraset"
     size = 4
 
-    def completion(self, cards: Iterable[int], deck: Deck = STANDARD) -> int | None:
+    def completion(self, cards: Iterable[int], deck: Deck | None = None) -> int | None:
         """The card completing both pairs of an UltraSet, or None when not one."""
+        deck = deck or self.deck
         picked = self._cards(cards, deck)
         if len(picked) != 4 or len(set(picked)) != 4:
             return None
@@ -176,8 +183,9 @@ class UltraKind(Kind):
                 found.append(tuple(sorted((i, j, k, m))))
         return [tuple(cards[x] for x in group) for group in sorted(found)]
 
-    def count(self, table: Iterable[int], deck: Deck = STANDARD) -> int:
+    def count(self, table: Iterable[int], deck: Deck | None = None) -> int:
         """Without listing them: each two pairs with one completion are one UltraSet."""
+        deck = deck or self.deck
         cards = self._table(table, deck)
         groups = _pairs(cards, third_table(deck.width), deck.space).values()
         return sum(len(p) * (len(p) - 1) // 2 for p in groups)
@@ -252,6 +260,7 @@ class FourKind(Kind):
     name = "4set"
     size = 4
     radix = 4
+    deck = decks.FOURSET
 
     def _is(self, cards: Group, deck: Deck) -> bool:
         a, b, c, d = cards
@@ -265,9 +274,9 @@ class FourKind(Kind):
                     found.append((i, j, k, m))
         return [tuple(cards[x] for x in group) for group in sorted(found)]
 
-    def count(self, table: Iterable[int], deck: Deck = STANDARD) -> int:
+    def count(self, table: Iterable[int], deck: Deck | None = None) -> int:
         """Without listing them: each 4Set is two pairs with one XOR in three ways."""
-        cards = self._table(table, deck)
+        cards = self._table(table, deck or self.deck)
         return sum(len(p) * (len(p) - 1) // 2 for p in _pairs(cards).values()) // 3
 
     def _explain(self, cards: Group, deck: Deck) -> list[Flaw]:
@@ -296,18 +305,18 @@ FOURSET: Final = FourKind()
 KINDS: Final = {k.name: k for k in (SET, ULTRASET, GHOSTSET, FOURSET)}
 
 
-def is_set(cards: Iterable[int], deck: Deck = STANDARD) -> bool:
+def is_set(cards: Iterable[int], deck: Deck | None = None) -> bool:
     """Three cards of a three-valued deck forming a set (R03; five attributes on MegaSet)."""
     return SET.is_group(cards, deck)
 
 
-def is_ultraset(cards: Iterable[int], deck: Deck = STANDARD) -> bool:
+def is_ultraset(cards: Iterable[int], deck: Deck | None = None) -> bool:
     return ULTRASET.is_group(cards, deck)
 
 
-def is_ghostset(cards: Iterable[int], deck: Deck = STANDARD) -> bool:
+def is_ghostset(cards: Iterable[int], deck: Deck | None = None) -> bool:
     return GHOSTSET.is_group(cards, deck)
 
 
-def is_fourset(cards: Iterable[int], deck: Deck) -> bool:
+def is_fourset(cards: Iterable[int], deck: Deck | None = None) -> bool:
     return FOURSET.is_group(cards, deck)
