@@ -95,7 +95,10 @@ class Kind:
         if deck.radix != self.radix:
             raise KindError(f"a {self.name} needs a deck of {self.radix} values, not {deck.name}")
         # Read no more than the deck holds (plus one, to tell): hostile input is bounded.
-        picked = tuple(deck.check(c) for c in itertools.islice(cards, len(deck) + 1))
+        picked = tuple(itertools.islice(cards, len(deck) + 1))
+        if not deck.card_set.issuperset(picked) or any(type(c) is not int for c in picked):
+            for card in picked:
+                deck.check(card)  # raises, quoting the first card that is not one
         if len(picked) > len(deck):
             raise CardError(f"more cards than the {deck.name} deck holds ({len(deck)})")
         return picked
@@ -134,14 +137,21 @@ class SetKind(Kind):
     def _find(self, cards: Group, deck: Deck) -> list[Group]:
         if deck.width == 4:  # the standard deck and Junior: the fast finder of R03-R05
             return list(find_sets(cards))
-        table, span = third_table(deck.width), deck.space
-        position = {card: k for k, card in enumerate(cards)}
-        found: list[Group] = []
-        for i, j in itertools.combinations(range(len(cards)), 2):
-            k = position.get(table[cards[i] * span + cards[j]], -1)
-            if k > j:
-                found.append((cards[i], cards[j], cards[k]))
-        return found
+        # MegaSet: the whole pair matrix at once. thirds[i, j] completes cards i and j;
+        # where[t] is the position of card t on the table (-1: not there).
+        table = np.frombuffer(third_table(deck.width), dtype=np.uint8)
+        on_table = np.array(cards, dtype=np.intp)
+        thirds = table[on_table[:, None] * deck.space + on_table[None, :]]
+        where = np.full(deck.space, -1, dtype=np.intp)
+        where[on_table] = np.arange(len(cards))
+        k = where[thirds]
+        i, j = np.nonzero(k > np.arange(len(cards))[None, :])
+        keep = i < j
+        return [
+            (cards[a], cards[b], cards[c])
+            for a, b, c in zip(i[keep].tolist(), j[keep].tolist(), k[i[keep], j[keep]].tolist(),
+                               strict=True)
+        ]
 
     def _explain(self, cards: Group, deck: Deck) -> list[Flaw]:
         flaws: list[Flaw] = []
