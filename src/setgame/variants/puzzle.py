@@ -64,7 +64,7 @@ def make_puzzle(
 ) -> tuple[int, ...]:
     """The first table of ``size`` cards drawn from ``seed`` that holds exactly
     ``groups`` groups of the variant's kind."""
-    if not variant.claim_size <= size <= min(len(variant.deck), 81) or groups < 0:
+    if not variant.claim_size <= size <= len(variant.deck) or groups < 0:
         raise PuzzleError(f"no puzzle of {size!r} cards and {groups!r} groups")
     for attempt in range(MAX_DRAWS):
         table = draw(seed + b"/" + str(attempt).encode(), variant.deck.cards, size)
