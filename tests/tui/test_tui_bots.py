@@ -110,7 +110,7 @@ async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
     app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=8, lang="pl")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        assert me(app)["declared"] and "[brak setu?]" in scores(app)
+        assert me(app)["declared"] and "[nie ma SETa?]" in scores(app)
         await pilot.press("n")
         assert message(app) == "Już powiedziałeś, że nie ma SETa"
 

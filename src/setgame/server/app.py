@@ -7,8 +7,10 @@ with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import html
+import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +23,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from setgame import i18n
+from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
@@ -230,6 +232,25 @@ async def words(request: Request) -> Response:
     return JSONResponse(words_of(lang))
 
 
+async def messages(request: Request) -> Response:
+    """``/i18n/<lang>.json``: the web client's messages, from the compiled gettext catalog."""
+    lang, dot, ext = str(request.path_params["name"]).partition(".")
+    if lang not in i18n.LANGUAGES or (dot, ext) != (".", "json"):
+        return _error(404, "no_language", f"unknown language: {request.path_params['name']!r}")
+    body = _messages_json(lang)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=300", "Content-Language": lang},
+    )
+
+
+@functools.cache
+def _messages_json(lang: str) -> bytes:
+    """Built once per process: the catalogs change only with a new release."""
+    return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
+
+
 def words_of(lang: str) -> dict[str, Any]:
     """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
@@ -270,6 +291,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
+        Route("/i18n/{name}", messages),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]

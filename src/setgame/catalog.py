@@ -1,0 +1,177 @@
+"""Every word of the project, read from the gettext catalogs in ``setgame/locale``.
+
+The catalogs are standard gettext files managed with Babel (see ``babel.cfg`` and
+``scripts/catalog.py``): ``locale/setgame.pot`` is extracted from the code, each
+language has ``locale/<lang>/LC_MESSAGES/setgame.po``, and the compiled ``.mo`` is
+what is read at run time, with the standard library's :mod:`gettext` (fast, no
+Babel on the start path).
+
+Where the ``.mo`` comes from: a wheel or ``pip install .`` compiles it next to the
+``.po`` (``setup.py``'s build step). A source tree or an editable install has no
+``.mo`` (they are not in git): the first use compiles the ``.po`` with Babel into
+a cache (``$SETGAME_CACHE``, else ``$XDG_CACHE_HOME/setgame``, else
+``~/.cache/setgame``), and compiles again whenever the ``.po`` is newer.
+
+Two kinds of message ids live in one catalog: the Python code's ids are the
+English text itself (``"Deck: {count}"``); the web client's ids are keys
+(``"room.holds"``) whose English text is in ``en``'s catalog. Placeholders are
+``str.format`` fields in Python and ``{name}`` in the web client.
+
+>>> gettext("de", "Deck: {count}", count=12)
+'Stapel: 12'
+>>> one, many = "res.sets.one", "res.sets.other"
+>>> [ngettext("ru", one, many, n) for n in (1, 2, 5)]
+['1 сет', '2 сета', '5 сетов']
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext as _gettext
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Final
+
+LANGUAGES: Final = ("en", "ru", "pl", "it", "de")
+DEFAULT_LANGUAGE: Final = "en"
+DOMAIN: Final = "setgame"
+LOCALE_DIR: Final = Path(__file__).parent / "locale"
+#: The web client's message ids: dotted lowercase keys such as ``room.holds``.
+WEB_KEY: Final = re.compile(r"[a-z][a-z0-9_]*(\.[a-zA-Z0-9_]+)+")
+
+
+def check_language(lang: str) -> str:
+    """``lang`` itself if it is one of :data:`LANGUAGES`, else a ``ValueError`` quoting it."""
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise ValueError(f"unknown language: {lang!r} (expected one of {', '.join(LANGUAGES)})")
+    return lang
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / check_language(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("SETGAME_CACHE")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "setgame"
+
+
+def mo_path(lang: str) -> Path:
+    """A compiled catalog at least as new as ``lang``'s ``.po``, compiling it if need be."""
+    po = po_path(lang)
+    beside = po.with_suffix(".mo")
+    po_time = po.stat().st_mtime_ns if po.exists() else 0
+    if beside.exists() and beside.stat().st_mtime_ns >= po_time:
+        return beside
+    # One cache folder per source tree, so two checkouts never share a stale .mo.
+    tree = hashlib.sha256(str(LOCALE_DIR.resolve()).encode()).hexdigest()[:12]
+    cached = _cache_dir() / f"locale-{tree}" / f"{lang}.mo"
+    if not cached.exists() or cached.stat().st_mtime_ns < po_time:
+        compile_catalog(po, cached)
+    return cached
+
+
+def compile_catalog(po: Path, mo: Path) -> None:
+    """Compile one ``.po`` into ``mo`` with Babel (imported only here), atomically."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as source:
+        catalog = read_po(source)
+    mo.parent.mkdir(parents=True, exist_ok=True)
+    partial = mo.with_name(f"{mo.name}.{os.getpid()}.tmp")
+    with partial.open("wb") as target:
+        write_mo(target, catalog)
+    partial.replace(mo)
+
+
+@functools.cache
+def translations(lang: str) -> _gettext.GNUTranslations:
+    """``lang``'s compiled catalog (read once per process)."""
+    with mo_path(check_language(lang)).open("rb") as mo:
+        return _gettext.GNUTranslations(mo)
+
+
+def gettext(lang: str, message: str, /, **fields: object) -> str:
+    """``message`` in ``lang`` with its ``{fields}`` filled in (none given: as is)."""
+    text = translations(lang).gettext(message)
+    return text.format(**fields) if fields else text
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int, /, **fields: object) -> str:
+    """The plural form of ``lang`` for ``n`` (CLDR rules: Russian and Polish have three),
+    filled in with ``n`` and ``fields``."""
+    return translations(lang).ngettext(singular, plural, n).format(n=n, **fields)
+
+
+def pgettext(lang: str, context: str, message: str, /, **fields: object) -> str:
+    """``message`` in ``lang`` as meant in ``context`` (a word with two uses)."""
+    text = translations(lang).pgettext(context, message)
+    return text.format(**fields) if fields else text
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it (translated where used)."""
+    return message
+
+
+def NP_(context: str, message: str) -> tuple[str, str]:
+    """Mark ``message`` in ``context`` for extraction: ``pgettext(lang, *NP_(c, m))``."""
+    return context, message
+
+
+def format_number(lang: str, value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals as ``lang`` writes numbers: "5,0" in Russian.
+
+    Babel is imported here, on first use, never on the command line's start path.
+
+    >>> format_number("ru", 5), format_number("en", 1234.56, 2)
+    ('5,0', '1,234.56')
+    """
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=check_language(lang)))
+
+
+def web_messages(lang: str) -> dict[str, object]:
+    """The web client's messages in ``lang``: ``{"lang", "plural", "messages"}``.
+
+    ``messages`` maps each key to its text, or a plural key to its list of gettext
+    forms; ``plural`` maps each CLDR category (what ``Intl.PluralRules(lang).select(n)``
+    returns) to the index of its gettext form.
+    """
+    table = translations(lang)
+    messages: dict[str, object] = {}
+    for key, text in table._catalog.items():  # type: ignore[attr-defined]
+        if isinstance(key, tuple):
+            msgid, index = key
+            if WEB_KEY.fullmatch(msgid):
+                forms = messages.setdefault(msgid, [])
+                assert isinstance(forms, list)
+                forms.extend([""] * (index + 1 - len(forms)))
+                forms[index] = text
+        elif key and WEB_KEY.fullmatch(key):
+            messages[key] = text
+    return {"lang": lang, "plural": plural_categories(lang), "messages": messages}
+
+
+def plural_categories(lang: str) -> dict[str, int]:
+    """Each CLDR plural category of ``lang`` -> the index of its gettext plural form,
+    found by asking both rules about the counts 0 to 199."""
+    from babel import Locale
+
+    rule = Locale.parse(check_language(lang)).plural_form
+    pick = translations(lang).plural  # type: ignore[attr-defined]
+    mapping: dict[str, int] = {}
+    for n in range(200):
+        category, index = rule(n), pick(n)
+        if mapping.setdefault(category, index) != index:
+            raise ValueError(f"{lang}: CLDR {category!r} spans two gettext forms (n={n})")
+    mapping.setdefault("other", max(mapping.values()))
+    return mapping
