@@ -96,6 +96,39 @@ def test_home_form_creates_a_room_with_every_setting(live_server: str, new_page:
     expect(page.locator("[data-player] .badge.bot")).to_have_count(2)
 
 
+@pytest.mark.parametrize(
+    ("lang", "penalties", "seconds"),
+    [
+        ("en", ["1 penalty", "2 penalties", "5 penalties"], "5.0 s"),
+        ("ru", ["1 штраф", "2 штрафа", "5 штрафов"], "5,0 с"),
+        ("pl", ["1 kara", "2 kary", "5 kar"], "5,0 s"),
+        ("de", ["1 Strafe", "2 Strafen", "5 Strafen"], "5,0 s"),
+    ],
+)
+def test_plural_forms_and_numbers_in_the_browser(
+    live_server: str, new_page: Any, lang: str, penalties: list[str], seconds: str
+) -> None:
+    """The page picks a gettext form with Intl.PluralRules and writes numbers with
+    Intl.NumberFormat, from the catalog the server serves."""
+    page = new_page()
+    page.goto(f"{live_server}/?lang={lang}")
+    expect(page.locator("[data-action=create]")).to_have_text(strings(lang)["home.create"])
+    said = page.evaluate(
+        """async () => {
+          const { fmt, t, tn } = await import("/static/js/common.js");
+          const forms = [1, 2, 5].map((n) => tn("res.penalties.one", "res.penalties.other", n));
+          return { forms, seconds: t("unit.seconds", { n: fmt(5, 1) }) };
+        }"""
+    )
+    assert said == {"forms": penalties, "seconds": seconds}
+    page.select_option("select[name=mode]", "multi")
+    lift = page.locator("select[name=lockout_lift]")
+    page.select_option("select[name=penalty]", "point")
+    expect(lift).to_be_hidden()  # the lockout choice shows only with a lockout penalty
+    page.select_option("select[name=penalty]", "lockout")
+    expect(lift).to_be_visible()
+
+
 def test_home_lists_public_rooms_to_join_or_watch(live_server: str, new_page: Any) -> None:
     url = create_room(live_server, public=True)
     room = url.rsplit("/", 1)[1]
