@@ -56,6 +56,32 @@ def test_r03_solve_prints_the_sets_among_the_cards(setgame: Any) -> None:
     assert out.splitlines() == ["1 set among 4 cards: 1RSD 2GTO 3POS 1RSO", "  1RSD 2GTO 3POS"]
 
 
+@pytest.mark.parametrize(
+    ("env", "line"),
+    [
+        ("ru_RU.UTF-8", "1 сет среди карт (4 карты): 1RSD 2GTO 3POS 1RSO"),
+        ("pl_PL.UTF-8", "1 SET wśród kart (4 karty): 1RSD 2GTO 3POS 1RSO"),
+        ("de_DE.UTF-8", "1 SET unter 4 Karten: 1RSD 2GTO 3POS 1RSO"),
+        ("fr_FR.UTF-8", "1 set among 4 cards: 1RSD 2GTO 3POS 1RSO"),
+    ],
+)
+def test_solve_speaks_the_language_of_the_environment(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch, env: str, line: str
+) -> None:
+    monkeypatch.setenv("LANG", env)
+    code, out, _ = setgame("solve", "1rsd", "2GTO", "3pos", "1RSO")
+    assert code == 0 and out.splitlines()[0] == line
+
+
+def test_errors_speak_the_language_of_the_environment(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "it")
+    code, _, err = setgame("check", "1RSD", "2GTO")
+    assert code == 2
+    assert err == "setgame: errore: check vuole esattamente tre carte, ricevute 2: '1RSD' '2GTO'\n"
+
+
 def test_solve_json_is_one_object_per_table_in_input_order(setgame: Any) -> None:
     code, out, _ = setgame("solve", "--json", "3pos", "1rsd", "2gto", "1GSD")
     assert code == 0

@@ -27,12 +27,14 @@ English text itself (``"Deck: {count}"``); the web client's ids are keys
 from __future__ import annotations
 
 import functools
-import gettext as _gettext
-import hashlib
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from gettext import GNUTranslations
 
 LANGUAGES: Final = ("en", "ru", "pl", "it", "de")
 DEFAULT_LANGUAGE: Final = "en"
@@ -47,6 +49,31 @@ def check_language(lang: str) -> str:
     if not isinstance(lang, str) or lang not in LANGUAGES:
         raise ValueError(f"unknown language: {lang!r} (expected one of {', '.join(LANGUAGES)})")
     return lang
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for, as gettext reads it: the first set of
+    ``LANGUAGE`` (a colon list), ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; English when
+    it names none of ours ("C", "fr_FR.UTF-8").
+
+    >>> language_from_environment({"LANG": "pl_PL.UTF-8"})
+    'pl'
+    >>> language_from_environment({"LANGUAGE": "fr:de", "LANG": "ru_RU.UTF-8"})
+    'de'
+    >>> language_from_environment({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"})
+    'en'
+    """
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            for item in value.split(":"):
+                code = item.split(".")[0].split("@")[0].split("_")[0].lower()
+                if code in LANGUAGES:
+                    return code
+            if name != "LANGUAGE":  # LANGUAGE may list only others: the LC_* still count
+                return DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 def po_path(lang: str) -> Path:
@@ -69,7 +96,7 @@ def mo_path(lang: str) -> Path:
     if beside.exists() and beside.stat().st_mtime_ns >= po_time:
         return beside
     # One cache folder per source tree, so two checkouts never share a stale .mo.
-    tree = hashlib.sha256(str(LOCALE_DIR.resolve()).encode()).hexdigest()[:12]
+    tree = re.sub(r"[^A-Za-z0-9]+", "-", str(LOCALE_DIR.resolve())).strip("-")[-120:]
     cached = _cache_dir() / f"locale-{tree}" / f"{lang}.mo"
     if not cached.exists() or cached.stat().st_mtime_ns < po_time:
         compile_catalog(po, cached)
@@ -91,10 +118,12 @@ def compile_catalog(po: Path, mo: Path) -> None:
 
 
 @functools.cache
-def translations(lang: str) -> _gettext.GNUTranslations:
-    """``lang``'s compiled catalog (read once per process)."""
+def translations(lang: str) -> GNUTranslations:
+    """``lang``'s compiled catalog (read once per process; :mod:`gettext` imported then)."""
+    from gettext import GNUTranslations
+
     with mo_path(check_language(lang)).open("rb") as mo:
-        return _gettext.GNUTranslations(mo)
+        return GNUTranslations(mo)
 
 
 def gettext(lang: str, message: str, /, **fields: object) -> str:
@@ -137,6 +166,17 @@ def format_number(lang: str, value: float, digits: int = 1) -> str:
 
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
     return str(format_decimal(value, format=pattern, locale=check_language(lang)))
+
+
+def format_percent(lang: str, share: float) -> str:
+    """A share as a percentage with up to three significant digits: "2,94%" in German.
+
+    >>> format_percent("de", 0.0294), format_percent("en", 0.03)
+    ('2,94%', '3%')
+    """
+    from babel.numbers import format_percent as babel_percent
+
+    return str(babel_percent(share, format="@##%", locale=check_language(lang)))
 
 
 def web_messages(lang: str) -> dict[str, object]:

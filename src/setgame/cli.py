@@ -2,6 +2,11 @@
 
 Bad input (an unknown card, a duplicate, a wrong count, a bad option value) is
 one line on standard error naming the bad token, and exit status 2.
+
+The output speaks the language of the environment (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, as gettext reads them), or ``--lang`` where a command
+has it; its words are the gettext catalog's (:mod:`setgame.catalog`). Option help
+and click's own usage errors stay English.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from setgame.cards import Card, card_names, parse_cards
+from setgame.catalog import N_, gettext, language_from_environment, ngettext
 from setgame.i18n import LANGUAGES, explain_text
 from setgame.sets import explain, find_sets
 
@@ -42,6 +48,14 @@ def _click_class(name: str) -> type[Exception]:
 
 class UsageFailure(_click_class("UsageError")):  # type: ignore[misc]
     """Bad input from the command line: exit status 2 (one line from :func:`main`)."""
+
+
+def lang() -> str:
+    """The language of this run's messages (the environment's; ``--lang`` sets it)."""
+    return _language[0]
+
+
+_language = [language_from_environment()]
 
 
 def fail(message: str) -> NoReturn:
@@ -88,7 +102,11 @@ def solve(
         try:
             parsed = parse_cards(table)
         except ValueError as error:
-            fail(f"line {line}: {error}" if line else str(error))
+            fail(
+                gettext(lang(), "line {line}: {error}", line=line, error=error)
+                if line
+                else str(error)
+            )
         sets = find_sets(parsed)
         if as_json:
             print(json.dumps({"cards": card_names(parsed), "sets": [card_names(s) for s in sets]}))
@@ -104,8 +122,10 @@ def _stdin_tables() -> list[tuple[int, list[str]]]:
 
 
 def _print_sets(cards: Sequence[Card], sets: Sequence[Sequence[Card]]) -> None:
-    noun = "set" if len(sets) == 1 else "sets"
-    out.print(f"{len(sets)} {noun} among {len(cards)} cards: {' '.join(card_names(cards))}")
+    count = ngettext(lang(), "{n} set", "{n} sets", len(sets))
+    among = ngettext(lang(), "{n} card", "{n} cards", len(cards))
+    listed = " ".join(card_names(cards))
+    out.print(gettext(lang(), "{sets} among {cards}: {list}", sets=count, cards=among, list=listed))
     for found in sets:
         out.print("  " + " ".join(card_names(found)))
 
@@ -116,17 +136,28 @@ def _print_sets(cards: Sequence[Card], sets: Sequence[Sequence[Card]]) -> None:
 @app.command()
 def check(
     cards: Annotated[list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.")],
-    lang: Annotated[
-        Language, typer.Option("--lang", help="Language of the explanation.")
-    ] = Language.en,
+    language: Annotated[
+        Language | None,
+        typer.Option("--lang", help="Language of the explanation (default: the environment's)."),
+    ] = None,
 ) -> None:
     """Say whether three cards form a set (exit 0) or explain why not (exit 1)."""
+    if language is not None:
+        _language[0] = language.value
     if len(cards) != 3:
-        fail(f"check takes exactly three cards, got {len(cards)}: {' '.join(map(repr, cards))}")
+        given = " ".join(map(repr, cards))
+        fail(
+            gettext(
+                lang(),
+                "check takes exactly three cards, got {n}: {cards}",
+                n=len(cards),
+                cards=given,
+            )
+        )
     with bad_input():
         a, b, c = parse_cards(cards)
     flaws = explain(a, b, c)
-    out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang.value)}")
+    out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang())}")
     if flaws:
         raise typer.Exit(1)
 
@@ -150,7 +181,7 @@ def simulate(
     from setgame.simulate import simulate as run
 
     started = time.perf_counter()
-    with _progress(games, "Simulating") as advance:
+    with _progress(games, gettext(lang(), "Simulating")) as advance:
         stats = run(games, seed, deck.value, progress=advance)
     seconds = time.perf_counter() - started
     if as_json:
@@ -172,17 +203,25 @@ def _progress(total: int, label: str) -> Iterator[Any]:
 
 
 def _print_simulation(data: dict[str, Any]) -> None:
-    table = Table(title=f"{data['games']} games", title_justify="left")
-    for heading in ("cards on table", "seen", "no set", "share with no set"):
+    from setgame.catalog import format_number
+
+    language = lang()
+    title = ngettext(language, "{n} game", "{n} games", data["games"])
+    table = Table(title=title, title_justify="left")
+    headings = (N_("cards on table"), N_("seen"), N_("no set"), N_("share with no set"))
+    for heading in (gettext(language, h) for h in headings):
         table.add_column(heading, justify="right")
     for size, count in data["tables"].items():
         share = count["no_set"] / count["seen"]
-        table.add_row(size, str(count["seen"]), str(count["no_set"]), f"{100 * share:.2f}%")
+        percent = format_number(language, 100 * share, 2) + "%"
+        table.add_row(size, str(count["seen"]), str(count["no_set"]), percent)
     out.print(table)
     left = ", ".join(f"{size}: {n}" for size, n in data["leftover"].items())
-    out.print(f"games by cards left at the end: {left}")
-    out.print(f"sets per game: {data['sets_per_game']:.3f}")
-    out.print(f"games per second: {data['games_per_second']:.0f}")
+    out.print(gettext(language, "games by cards left at the end: {left}", left=left))
+    per_game = format_number(language, data["sets_per_game"], 3)
+    out.print(gettext(language, "sets per game: {value}", value=per_game))
+    speed = format_number(language, data["games_per_second"], 0)
+    out.print(gettext(language, "games per second: {value}", value=speed))
 
 
 # --- odds -----------------------------------------------------------------------
@@ -207,32 +246,100 @@ def odds(
 
     exact = odds_module.exact_no_set(cards)
     sampled = odds_module.sample_no_set(cards, samples, seed)
-    with _progress(games, "Simulating play") as advance:
+    language = lang()
+    with _progress(games, gettext(language, "Simulating play")) as advance:
         play = odds_module.play_no_set(cards, run(games, seed, progress=advance))
     random_cards = sampled if exact is None else odds_module.Estimate(float(exact), 0.0, 0)
-    notes = odds_module.comparison(cards, random_cards, play)
-    if as_json:
+    if as_json:  # JSON is for programs: its notes stay English
+        notes = odds_module.comparison(cards, random_cards, play)
         print(json.dumps(_odds_json(cards, exact, sampled, play, games, notes)))
         return
-    out.print(f"Probability that {cards} cards hold no set")
+    _print_odds(cards, exact, random_cards, sampled, play, samples, games)
+
+
+def _print_odds(
+    cards: int, exact: Any, random_cards: Any, sampled: Any, play: Any, samples: int, games: int
+) -> None:
+    from setgame import odds as odds_module
+
+    language = lang()
+    out.print(
+        ngettext(language, "Probability that {n} card holds no set",
+                 "Probability that {n} cards hold no set", cards)
+    )  # fmt: skip
     if exact is not None:
-        out.print(f"  random cards, exact:       {_estimate_text(random_cards)}  (= {exact})")
-    out.print(f"  random cards, {samples} draws: {_estimate_text(sampled)}")
+        estimate = _estimate_text(random_cards)
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "random cards, exact: {estimate} (= {exact})",
+                estimate=estimate,
+                exact=exact,
+            )
+        )
+    draws = ngettext(language, "{n} draw", "{n} draws", samples)
+    out.print(
+        "  "
+        + gettext(
+            language,
+            "random cards, {draws}: {estimate}",
+            draws=draws,
+            estimate=_estimate_text(sampled),
+        )
+    )
+    played = ngettext(language, "{n} game", "{n} games", games)
     if play is None:
-        out.print(f"  during play ({games} games): no {cards}-card table met")
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "during play ({games}): no {cards}-card table met",
+                games=played,
+                cards=cards,
+            )
+        )
     else:
-        out.print(f"  during play ({games} games, {play.samples} tables): {_estimate_text(play)}")
+        tables = ngettext(language, "{n} table", "{n} tables", play.samples)
+        estimate = _estimate_text(play)
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "during play ({games}, {tables}): {estimate}",
+                games=played,
+                tables=tables,
+                estimate=estimate,
+            )
+        )
     for figure in odds_module.figures_for(cards):
-        out.print(f"  rulebook {figure.sources}: {figure.quoted}")
-    for note in notes:
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "rulebook {sources}: {quoted}",
+                sources=figure.sources,
+                quoted=figure.quoted,
+            )
+        )
+    for note in odds_module.comparison(cards, random_cards, play, language):
         out.print(note)
 
 
 def _estimate_text(estimate: Any) -> str:
-    odds_against = estimate.odds_against
-    odds_text = "never" if odds_against == float("inf") else f"odds {odds_against:.1f}:1 against"
-    error = f" ± {100 * estimate.stderr:.3g}%" if estimate.stderr else ""
-    return f"{100 * estimate.probability:.4g}%{error} ({odds_text})"
+    from setgame.catalog import format_number, format_percent
+
+    language = lang()
+    if estimate.odds_against == float("inf"):
+        odds_text = gettext(language, "never")
+    else:
+        odds_text = gettext(language, "odds {odds}:1 against",
+                            odds=format_number(language, estimate.odds_against, 1))  # fmt: skip
+    error = " ± " + format_percent(language, estimate.stderr) if estimate.stderr else ""
+    percent = format_percent(language, estimate.probability)
+    return gettext(
+        language, "{percent}{error} ({odds})", percent=percent, error=error, odds=odds_text
+    )
 
 
 def _odds_json(
@@ -289,7 +396,9 @@ def play(
     level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
     deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="Language.")] = Language.en,
+    language: Annotated[
+        Language | None, typer.Option("--lang", help="Language (default: the environment's).")
+    ] = None,
     connect: Annotated[
         str | None, typer.Option("--connect", help="Server URL to play online.")
     ] = None,
@@ -304,7 +413,7 @@ def play(
         level=level,
         deck=deck.value,
         seed=seed,
-        lang=lang.value,
+        lang=language.value if language is not None else lang(),
         connect=connect,
         name=name,
     )
@@ -313,18 +422,20 @@ def play(
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    _language[0] = language_from_environment()  # each run reads it afresh (tests run many)
     try:
         code = app(args=args, prog_name="setgame", standalone_mode=False)
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except typer.Abort:
-        _exit_with("setgame: aborted", 130)
+        _exit_with(gettext(lang(), "setgame: aborted"), 130)
     except _click_class("ClickException") as error:
         message = error.format_message()  # type: ignore[attr-defined]
         if type(error).__name__ == "NoArgsIsHelpError":  # bare `setgame`: the help
             out.print(message, markup=False)
             sys.exit(0)
-        _exit_with(f"setgame: error: {_one_line(message, error, args)}", 2)
+        line = _one_line(message, error, args)
+        _exit_with(gettext(lang(), "setgame: error: {message}", message=line), 2)
     sys.exit(code if isinstance(code, int) else 0)
 
 
