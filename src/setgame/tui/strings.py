@@ -200,14 +200,24 @@ _ERRORS: Final = {
 }
 
 
+def cooldown_left(view: Mapping[str, Any]) -> float | None:
+    """Seconds until the viewer may call again (fair call), from their player entry."""
+    you = view.get("you")
+    for player in view.get("players") or ():
+        if player.get("id") == you:
+            left = player.get("cooldown_in")
+            return float(left) if isinstance(left, int | float) and left > 0 else None
+    return None
+
+
 def error_message(code: object, text: str, lang: str, view: Mapping[str, Any] | None = None) -> str:
     """A refused action in words: ours for the codes we know, else the error's own text."""
     view = view or {}
     if code == "locked_out":
         return lockout_text(view, None, lang)
     if code == "cooling_down":
-        left = view.get("cooldown_in")
-        if isinstance(left, int | float) and left > 0:
+        left = cooldown_left(view)
+        if left is not None:
             return tr(
                 "You called without a set: others may call first. Call again in {seconds}.",
                 lang,

@@ -137,7 +137,8 @@ function renderStatus() {
   deck.textContent = String(s.deck ?? 0);
   deadlineAt = s.holder ? performance.now() + secondsLeft(s) * 1000 : null;
   clockBase = typeof s.clock === "number" ? [s.clock, performance.now()] : null;
-  cooldownAt = typeof s.cooldown_in === "number" && s.cooldown_in > 0 ? performance.now() + s.cooldown_in * 1000 : null;
+  const cooling = (s.players || []).find((p) => p.id === you)?.cooldown_in; // fair call
+  cooldownAt = typeof cooling === "number" && cooling > 0 ? performance.now() + cooling * 1000 : null;
   const votes = (s.players || []).filter((p) => p.declared).map(displayName);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
 }
