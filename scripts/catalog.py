@@ -48,8 +48,11 @@ def main(command: str) -> None:
     elif command == "update":
         cli.run(["pybabel", "-q", "update", "-i", str(POT), "-d", str(LOCALE), "-D", "setgame",
                  "--no-wrap", "--ignore-obsolete", "--no-fuzzy-matching"])  # fmt: skip
-    elif command == "compile":
-        cli.run(["pybabel", "-q", "compile", "-d", str(LOCALE), "-D", "setgame", "--statistics"])
+    elif command == "compile":  # as the build does: each .mo with the checksum of its .po
+        from setgame.catalog import compile_catalog
+
+        for po in sorted(LOCALE.glob("*/LC_MESSAGES/setgame.po")):
+            compile_catalog(po, po.with_suffix(".mo"), stamp=True)
     else:
         raise SystemExit(f"unknown command: {command!r} (extract, update or compile)")
 

@@ -7,10 +7,11 @@ what is read at run time, with the standard library's :mod:`gettext` (fast, no
 Babel on the start path).
 
 Where the ``.mo`` comes from: a wheel or ``pip install .`` compiles it next to the
-``.po`` (``setup.py``'s build step). A source tree or an editable install has no
-``.mo`` (they are not in git): the first use compiles the ``.po`` with Babel into
-a cache (``$SETGAME_CACHE``, else ``$XDG_CACHE_HOME/setgame``, else
-``~/.cache/setgame``), and compiles again whenever the ``.po`` is newer.
+``.po`` (``setup.py``'s build step), with ``setgame.mo.crc32`` naming the ``.po`` it
+was made from. A source tree or an editable install has no ``.mo`` (they are not in
+git): the first use compiles the ``.po`` with Babel into a cache (``$SETGAME_CACHE``,
+else ``$XDG_CACHE_HOME/setgame``, else ``~/.cache/setgame``), keyed by the ``.po``'s
+checksum, so an edited ``.po`` is compiled again.
 
 Two kinds of message ids live in one catalog: the Python code's ids are the
 English text itself (``"Deck: {count}"``); the web client's ids are keys
@@ -88,23 +89,33 @@ def _cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "setgame"
 
 
+def fingerprint(po: Path) -> str:
+    """What a compiled catalog was made from: the CRC-32 of the ``.po``'s bytes (file times
+    do not tell: an install gives every file its own moment)."""
+    import zlib  # built in, and quick on a few dozen kilobytes
+
+    return f"{zlib.crc32(po.read_bytes()):08x}"
+
+
 def mo_path(lang: str) -> Path:
-    """A compiled catalog at least as new as ``lang``'s ``.po``, compiling it if need be."""
+    """A compiled catalog made from ``lang``'s ``.po`` as it is now, compiling it if need be."""
     po = po_path(lang)
+    made_from = fingerprint(po)
     beside = po.with_suffix(".mo")
-    po_time = po.stat().st_mtime_ns if po.exists() else 0
-    if beside.exists() and beside.stat().st_mtime_ns >= po_time:
-        return beside
-    # One cache folder per source tree, so two checkouts never share a stale .mo.
+    stamp = beside.with_name(beside.name + ".crc32")
+    if beside.exists() and stamp.exists() and stamp.read_text().strip() == made_from:
+        return beside  # an installed package: compiled by the build (setup.py)
+    # One cache folder per source tree, so two checkouts never share a catalog.
     tree = re.sub(r"[^A-Za-z0-9]+", "-", str(LOCALE_DIR.resolve())).strip("-")[-120:]
-    cached = _cache_dir() / f"locale-{tree}" / f"{lang}.mo"
-    if not cached.exists() or cached.stat().st_mtime_ns < po_time:
+    cached = _cache_dir() / f"locale-{tree}" / f"{lang}-{made_from}.mo"
+    if not cached.exists():
         compile_catalog(po, cached)
     return cached
 
 
-def compile_catalog(po: Path, mo: Path) -> None:
-    """Compile one ``.po`` into ``mo`` with Babel (imported only here), atomically."""
+def compile_catalog(po: Path, mo: Path, *, stamp: bool = False) -> None:
+    """Compile one ``.po`` into ``mo`` with Babel (imported only here), atomically; with
+    ``stamp``, also write ``<mo>.crc32``, the :func:`fingerprint` it was made from."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -115,6 +126,8 @@ def compile_catalog(po: Path, mo: Path) -> None:
     with partial.open("wb") as target:
         write_mo(target, catalog)
     partial.replace(mo)
+    if stamp:
+        mo.with_name(mo.name + ".crc32").write_text(fingerprint(po) + "\n")
 
 
 @functools.cache
