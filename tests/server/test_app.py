@@ -180,6 +180,22 @@ async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
     assert response.status_code == 404 and "'xx'" in response.json()["message"]
 
 
+async def test_ui_strings_are_served_from_the_catalog(http: httpx.AsyncClient) -> None:
+    from setgame import catalog
+
+    for lang in catalog.LANGUAGES:
+        response = await http.get(f"/i18n/{lang}.json")
+        assert response.status_code == 200 and response.headers["content-language"] == lang
+        assert "max-age" in response.headers["cache-control"]
+        body = response.json()
+        assert body == catalog.web_messages(lang)
+        assert body["messages"]["room.call"] and len(body["messages"]["res.sets.one"]) >= 2
+    for bad in ("xx.json", "en.js", "en", "ru.json.json", ".json", "e" * 5000):
+        response = await http.get(f"/i18n/{bad}")
+        assert response.status_code == 404, bad
+        assert response.json()["code"] == "no_language", bad
+
+
 async def test_schema_in_docs_is_current(http: httpx.AsyncClient) -> None:
     block = re.search(r"## Message schemas.*?```json\n(.*?)```", DOCS.read_text(), re.S)
     assert block is not None
