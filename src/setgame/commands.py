@@ -1,7 +1,8 @@
-"""The ``setgame`` command: solve, check, simulate, odds, serve, play.
+"""The Typer app behind the ``setgame`` command (entry point: :func:`setgame.cli.main`).
 
 Bad input (an unknown card, a duplicate, a wrong count, a bad option value) is
-one line on standard error naming the bad token, and exit status 2.
+one line on standard error naming the bad token, and exit status 2. Rich's
+tables and progress bars are imported only by the commands that draw them.
 """
 
 from __future__ import annotations
@@ -9,23 +10,23 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
-from setgame.cards import Card, card_names, parse_cards
+from setgame.cards import card_names, parse_cards
+from setgame.cli import COMMANDS, SUMMARY, exit_with
 from setgame.i18n import LANGUAGES, explain_text
-from setgame.sets import explain, find_sets
+from setgame.sets import explain
+from setgame.solving import SolveError, solve_cards, solve_stream
 
 app = typer.Typer(
     name="setgame",
-    help="SET, the card game: find sets, check them, simulate games, play.",
+    help=SUMMARY,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -76,44 +77,26 @@ class DeckName(StrEnum):
 # --- solve ----------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help=COMMANDS["solve"])
 def solve(
     cards: Annotated[list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per table.")] = False,
 ) -> None:
     """Print the sets among CARDS; with no cards, read tables from standard input,
     one table a line (cards separated by spaces)."""
-    tables = [(0, cards)] if cards else _stdin_tables()
-    for number, (line, table) in enumerate(tables):
-        try:
-            parsed = parse_cards(table)
-        except ValueError as error:
-            fail(f"line {line}: {error}" if line else str(error))
-        sets = find_sets(parsed)
-        if as_json:
-            print(json.dumps({"cards": card_names(parsed), "sets": [card_names(s) for s in sets]}))
+    try:
+        if cards:
+            solve_cards(cards, as_json, sys.stdout)
         else:
-            if number:
-                out.print()
-            _print_sets(parsed, sets)
-
-
-def _stdin_tables() -> list[tuple[int, list[str]]]:
-    """(line number, cards) of each non-blank line of standard input."""
-    return [(n, line.split()) for n, line in enumerate(sys.stdin, 1) if line.strip()]
-
-
-def _print_sets(cards: Sequence[Card], sets: Sequence[Sequence[Card]]) -> None:
-    noun = "set" if len(sets) == 1 else "sets"
-    out.print(f"{len(sets)} {noun} among {len(cards)} cards: {' '.join(card_names(cards))}")
-    for found in sets:
-        out.print("  " + " ".join(card_names(found)))
+            solve_stream(sys.stdin, as_json, sys.stdout)
+    except SolveError as error:
+        fail(str(error))
 
 
 # --- check ----------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help=COMMANDS["check"])
 def check(
     cards: Annotated[list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.")],
     lang: Annotated[
@@ -134,7 +117,7 @@ def check(
 # --- simulate -------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help=COMMANDS["simulate"])
 def simulate(
     games: Annotated[int, typer.Option("--games", min=1, help="Number of whole games.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
@@ -165,6 +148,8 @@ def _progress(total: int, label: str) -> Iterator[Any]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task(label, total=total)
@@ -172,6 +157,8 @@ def _progress(total: int, label: str) -> Iterator[Any]:
 
 
 def _print_simulation(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
     table = Table(title=f"{data['games']} games", title_justify="left")
     for heading in ("cards on table", "seen", "no set", "share with no set"):
         table.add_column(heading, justify="right")
@@ -188,7 +175,7 @@ def _print_simulation(data: dict[str, Any]) -> None:
 # --- odds -----------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help=COMMANDS["odds"])
 def odds(
     cards: Annotated[int, typer.Option("--cards", min=0, max=81, help="Cards on the table.")] = 12,
     samples: Annotated[
@@ -262,7 +249,7 @@ def _odds_json(
 # --- serve and play (implemented by the server and the terminal app) ------------
 
 
-@app.command()
+@app.command(short_help=COMMANDS["serve"])
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8000,
@@ -282,7 +269,7 @@ class Mode(StrEnum):
     practice = "practice"
 
 
-@app.command()
+@app.command(short_help=COMMANDS["play"])
 def play(
     mode: Annotated[Mode, typer.Option("--mode", help="What to play.")] = Mode.solo,
     bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
@@ -310,9 +297,9 @@ def play(
     )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
-    args = list(argv) if argv is not None else sys.argv[1:]
+def run(args: list[str]) -> NoReturn:
+    """Run the command line ``args`` through the Typer app; usage errors are one
+    line on stderr, exit 2."""
     try:
         code = app(args=args, prog_name="setgame", standalone_mode=False)
     except typer.Exit as done:
@@ -341,8 +328,7 @@ def _one_line(message: str, error: Exception, args: list[str]) -> str:
 
 
 def _exit_with(message: str, code: int) -> NoReturn:
-    err.print(message, markup=False, soft_wrap=True)
-    sys.exit(code)
+    exit_with(message, code)
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "run"]
