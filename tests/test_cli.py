@@ -147,6 +147,44 @@ def test_solve_json_from_stdin_is_what_json_dumps_writes(setgame: Any) -> None:
     assert out.splitlines() == expected
 
 
+def expected_text(table: list[int]) -> str:
+    sets = find_sets(table)
+    head = f"{len(sets)} set{'' if len(sets) == 1 else 's'} among {len(table)} cards: "
+    return "\n".join(
+        [head + " ".join(card_names(table))] + ["  " + " ".join(card_names(s)) for s in sets]
+    )
+
+
+@pytest.mark.parametrize("size", [3, 12, 15])
+def test_solve_stdin_of_equal_tables_read_as_one_array(setgame: Any, size: int) -> None:
+    """Blocks whose lines all hold `size` cards one space apart take the array path:
+    its answers are the ones of the line-by-line path, in both formats."""
+    rng = random.Random(size)
+    tables = [rng.sample(range(81), size) for _ in range(200)]
+    lines = "".join(" ".join(card_names(t)).lower() + "\n" for t in tables)
+    code, out, _ = setgame("solve", "--json", stdin=lines)
+    assert code == 0
+    expected = [
+        json.dumps({"cards": card_names(t), "sets": [card_names(s) for s in find_sets(t)]})
+        for t in tables
+    ]
+    assert out.splitlines() == expected
+    code, out, _ = setgame("solve", stdin=lines)
+    assert code == 0
+    assert out == "\n\n".join(map(expected_text, tables)) + "\n"
+
+
+@pytest.mark.parametrize("bad", ["1RSX", "1RSD", "4RSD"])
+def test_solve_bad_card_in_a_block_of_equal_tables(setgame: Any, bad: str) -> None:
+    rng = random.Random(2)
+    tables = [card_names(rng.sample(range(81), 12)) for _ in range(100)]
+    tables[60] = ["1RSD", *card_names(rng.sample(range(1, 81), 10)), bad]  # 1RSD is card 0
+    code, out, err = setgame("solve", "--json", stdin="".join(" ".join(t) + "\n" for t in tables))
+    assert_usage_error((code, out, err), repr(bad))
+    assert "line 61" in err
+    assert [json.loads(line)["cards"] for line in out.splitlines()] == tables[:60]
+
+
 def test_solve_refuses_an_endless_line(setgame: Any) -> None:
     assert_usage_error(setgame("solve", stdin="1RSD " * 20_000), "longer than")
 

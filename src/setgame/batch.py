@@ -84,11 +84,12 @@ def _pairs(n: int) -> tuple[Any, Any, Any]:
     return first, second, second.astype(np.int8)
 
 
-def _solve_group(tables: list[bytes]) -> list[list[Triple]]:
-    """The sets of equally long tables (3 to 81 cards, checked as cards)."""
+def find_array(cards: Any) -> tuple[Any, Any, Any, Any]:
+    """The sets of the tables in the rows of ``cards`` (an m x n uint8 array of card
+    numbers, n >= 3, each row without repeats): four arrays, one entry per set, in
+    find_sets' order: the row, and the set's cards in their order on the table."""
     np, third = _tables()
-    n, m = len(tables[0]), len(tables)
-    cards = np.frombuffer(b"".join(tables), dtype=np.uint8).reshape(m, n)
+    m, n = cards.shape
     first, second, second8 = _pairs(n)
     narrow = cards.astype(np.uint16)
     thirds = third[narrow[:, first] * 81 + narrow[:, second]]
@@ -97,14 +98,16 @@ def _solve_group(tables: list[bytes]) -> list[list[Triple]]:
     where = np.full(m * 82, -1, dtype=np.int8)
     where[(base + cards).ravel()] = np.tile(np.arange(n, dtype=np.int8), m)
     rows, pairs = np.nonzero(where[base + thirds] > second8)
-    triples = list(
-        zip(
-            cards[rows, first[pairs]].tolist(),
-            cards[rows, second[pairs]].tolist(),
-            thirds[rows, pairs].tolist(),
-            strict=True,
-        )
-    )
+    return rows, cards[rows, first[pairs]], cards[rows, second[pairs]], thirds[rows, pairs]
+
+
+def _solve_group(tables: list[bytes]) -> list[list[Triple]]:
+    """The sets of equally long tables (3 to 81 cards, checked as cards)."""
+    np, _ = _tables()
+    m = len(tables)
+    cards = np.frombuffer(b"".join(tables), dtype=np.uint8).reshape(m, -1)
+    rows, first, second, third = find_array(cards)
+    triples = list(zip(first.tolist(), second.tolist(), third.tolist(), strict=True))
     ends = np.cumsum(np.bincount(rows, minlength=m)).tolist()
     found = [triples[start:end] for start, end in zip([0, *ends], ends, strict=False)]
     _redo_repeats(tables, cards, found)

@@ -10,12 +10,15 @@ ends; each chunk's tables are solved together by
 from __future__ import annotations
 
 import codecs
+import itertools
 from collections.abc import Iterator, Sequence
-from typing import IO, Final
+from dataclasses import dataclass
+from functools import cache
+from typing import IO, Any, Final
 
-from setgame.batch import find_sets_batch
-from setgame.cards import CARDS, Card, card_name, parse_cards
-from setgame.sets import Triple, find_sets
+from setgame.batch import find_array, find_sets_batch
+from setgame.cards import CARDS, LETTERS, Card, card_name, parse_cards
+from setgame.sets import THIRD, Triple, find_sets
 
 #: Bytes read from standard input at most at a time.
 CHUNK: Final = 1 << 16
@@ -45,24 +48,40 @@ def solve_stream(stream: IO[str], as_json: bool, out: IO[str]) -> None:
     separator = "" if as_json else "\n"
     lead = ""  # what goes before the next answer: the separator once one is written
     number = 0
-    for lines in _chunks(stream):
-        tables: list[list[Card]] = []
-        try:
-            for line in lines:
-                number += 1
-                if tokens := line.split():
-                    tables.append(_parse(tokens, number))
-        finally:
-            sets = find_sets_batch(tables)
-            texts = [_format(t, s, as_json) for t, s in zip(tables, sets, strict=True)]
-            if texts:
-                out.write(lead + separator.join(texts))
-                out.flush()
-                lead = separator
+    for block in _blocks(stream):
+        texts = _answer_uniform(block, as_json)
+        if texts is None:
+            texts, error = _answer_lines(block, number, as_json)
+        else:
+            error = None
+        number += block.count("\n")
+        if texts:
+            out.write(lead + separator.join(texts))
+            out.flush()
+            lead = separator
+        if error is not None:
+            raise error
 
 
-def _chunks(stream: IO[str]) -> Iterator[list[str]]:
-    """The whole lines of ``stream``, in lists of those that have arrived together."""
+def _answer_lines(block: str, number: int, as_json: bool) -> tuple[list[str], SolveError | None]:
+    """The answers to the lines of ``block`` up to the first bad one (and its error);
+    ``number`` is the line number before the block."""
+    tables: list[list[Card]] = []
+    error = None
+    for at, line in enumerate(block.splitlines(), number + 1):
+        if tokens := line.split():
+            try:
+                tables.append(_parse(tokens, at))
+            except SolveError as bad:
+                error = bad
+                break
+    sets = find_sets_batch(tables)
+    return [_format(t, s, as_json) for t, s in zip(tables, sets, strict=True)], error
+
+
+def _blocks(stream: IO[str]) -> Iterator[str]:
+    """The text of ``stream`` in runs of whole lines (each ending in a newline but
+    maybe the last), as they arrive: at most about CHUNK bytes at a time."""
     raw = getattr(stream, "buffer", None)
     read1 = getattr(raw, "read1", None)
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -75,14 +94,12 @@ def _chunks(stream: IO[str]) -> Iterator[list[str]]:
         if not cut:
             rest += data
         else:
-            lines = (rest + data[:cut]).split("\n")
-            lines.pop()
+            yield rest + data[:cut]
             rest = data[cut:]
-            yield lines
         if len(rest) > MAX_LINE:
             raise SolveError(f"a line longer than {MAX_LINE} characters: {rest[:40]!r}...")
     if rest:
-        yield [rest]
+        yield rest
 
 
 def _parse(tokens: list[str], line: int) -> list[Card]:
@@ -97,6 +114,78 @@ def _parse(tokens: list[str], line: int) -> list[Card]:
         return parse_cards(tokens)
     except ValueError as error:
         raise SolveError(f"line {line}: {error}" if line else str(error)) from None
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """Lookup arrays for reading and answering a whole block at once."""
+
+    letters: Any  # letters[position, byte]: the value of a notation letter, 3 when none
+    positions: Any  # 0, 1, 2, 3: the positions of the letters in a card's name
+    weights: Any  # 27, 9, 3, 1: a card's number from its four values
+    separators: dict[int, Any]  # per table size n: n - 1 spaces and a newline
+    sets: tuple[Any, Any]  # per pair a * 81 + b, the set it makes as text, then as JSON
+
+
+@cache
+def _arrays() -> tuple[Any, _Arrays]:
+    import numpy as np
+
+    letters = np.full((4, 256), 3, dtype=np.uint8)
+    for position, symbols in enumerate(LETTERS):
+        for value, symbol in enumerate(symbols):
+            letters[position, ord(symbol)] = value
+    sets = np.empty((2, 81 * 81), dtype=object)
+    for a, b in itertools.permutations(CARDS, 2):
+        c = THIRD[a * 81 + b]
+        sets[0, a * 81 + b] = f"  {_NAMES[a]} {_NAMES[b]} {_NAMES[c]}"
+        sets[1, a * 81 + b] = f"[{_QUOTED[a]}, {_QUOTED[b]}, {_QUOTED[c]}]"
+    separators = {n: np.frombuffer(b" " * (n - 1) + b"\n", dtype=np.uint8) for n in range(3, 82)}
+    weights = np.array([27, 9, 3, 1], dtype=np.uint8)
+    return np, _Arrays(letters, np.arange(4), weights, separators, (sets[0], sets[1]))
+
+
+def _answer_uniform(block: str, as_json: bool) -> list[str] | None:
+    """The answers to a block whose lines all name the same number of cards in
+    notation, one space apart, read and solved as one array; None for any other
+    block (blank lines, other spacing, a bad card, a repeat), which is then read
+    line by line."""
+    np, arrays = _arrays()
+    text = block.upper() if block.endswith("\n") else block.upper() + "\n"
+    width = text.find("\n") + 1
+    if width < 15 or width % 5 or len(text) % width or not text.isascii():
+        return None
+    n = width // 5
+    grid = np.frombuffer(text.encode(), dtype=np.uint8).reshape(-1, n, 5)
+    if (grid[:, :, 4] != arrays.separators[n]).any():
+        return None
+    values = arrays.letters[arrays.positions, grid[:, :, :4]]
+    if (values > 2).any():
+        return None
+    cards = (values @ arrays.weights).astype(np.uint8)
+    ordered = np.sort(cards, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        return None
+    rows, first, second, _ = find_array(cards)
+    named = arrays.sets[as_json][first.astype(np.intp) * 81 + second].tolist()
+    ends = np.cumsum(np.bincount(rows, minlength=len(cards))).tolist()
+    spans = zip(text.splitlines(), [0, *ends], ends, strict=False)
+    if as_json:  # the same text as json.dumps (see _format), the names taken from the line
+        return [
+            '{"cards": ["'
+            + line.replace(" ", '", "')
+            + '"], "sets": ['
+            + ", ".join(named[a:b])
+            + "]}\n"
+            for line, a, b in spans
+        ]
+    return [
+        "\n".join(
+            [f"{b - a} {'set' if b - a == 1 else 'sets'} among {n} cards: {line}", *named[a:b]]
+        )
+        + "\n"
+        for line, a, b in spans
+    ]
 
 
 def _format(cards: list[Card], sets: list[Triple], as_json: bool) -> str:
