@@ -28,6 +28,7 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.limits import Limits
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
@@ -37,8 +38,6 @@ from setgame.sets import Flaw
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
-ROOMS_PER_MINUTE: Final = 120
-ROOMS_BURST: Final = 500
 
 
 # --- language ---------------------------------------------------------------
@@ -176,14 +175,15 @@ async def create_room(request: Request) -> Response:
 
 
 def _creation_allowed(request: Request) -> bool:
-    """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
+    """A token bucket per client address (limits ``rooms_per_minute``, ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
     host = request.client.host if request.client else "?"
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
             buckets.clear()
-        bucket = buckets[host] = TokenBucket(ROOMS_PER_MINUTE / 60, ROOMS_BURST)
+        limits: Limits = request.app.state.limits
+        bucket = buckets[host] = TokenBucket(limits.rooms_per_minute / 60, limits.rooms_burst)
     return bucket.take()
 
 
@@ -297,8 +297,11 @@ def routes(web: Path) -> list[Any]:
     ]
 
 
-def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlette:
-    """The Starlette app over ``storage``; rooms in progress come back on startup."""
+def build(
+    storage: Storage, *, web: Path = WEB, restore: bool = True, limits: Limits | None = None
+) -> Starlette:
+    """The Starlette app over ``storage``; rooms in progress come back on startup.
+    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -319,4 +322,5 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
     app.state.storage = storage
     app.state.web = web
     app.state.creators = {}
+    app.state.limits = limits if limits is not None else Limits.from_env()
     return app
