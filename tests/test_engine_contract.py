@@ -135,6 +135,7 @@ def test_actions_json_forms() -> None:
     [
         ({"type": "dance"}, "bad_action", "unknown action type: 'dance'"),
         ({"type": 3}, "bad_action", "unknown action type: 3"),
+        ({"type": ["call"]}, "bad_action", "unknown action type: ['call']"),  # unhashable
         ({}, "bad_action", "unknown action type: None"),
         (
             {"type": "pick", "at": 1, "player": "a", "cards": "1RSD"},
@@ -503,3 +504,60 @@ def test_round_resets_players_and_the_deal_is_the_seeds() -> None:
     one, two = started(seed=5), started(seed=5)
     assert one.table == two.table and started(seed=6).table != one.table
     assert one.sets_on_table() == find_sets(one.table)
+
+
+def test_times_in_the_view_are_rounded_to_milliseconds() -> None:
+    game = started(Settings(pick_seconds=5))
+    game.apply(Call(1.0, "a"))
+    view = game.view("b", now=1.23456)
+    assert view["deadline_in"] == 4.765 and view["clock"] == 1.235
+    game.apply(Tick(6.0))
+    entry_a = game.view("b", now=6.00004)["players"][0]
+    assert entry_a["cooldown_until"] == 11.0 and entry_a["cooldown_in"] == 5.0
+    assert game.cooldown_end("a", 10.9) == 11.0 and game.cooldown_end("a", 11.0) is None
+    assert game.cooldown_end("a") == 11.0
+
+
+def test_leaving_events_in_full() -> None:
+    game = seed_where(lambda g: has_set(g.table), players=("a", "b", "c"))
+    game.apply(Call(1, "a"))
+    assert game.apply(Leave(1.5, "a")) == [
+        {"type": "left", "at": 1.5, "player": "a"},
+        {"type": "call_cancelled", "at": 1.5, "player": "a"},
+    ]
+    game = seed_where(lambda g: not has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.players["b"].sets = 1  # b holds a point (as if it had found a set)
+    game.apply(NoSet(1, "b"))
+    game.apply(NoSet(1, "c"))
+    events = game.apply(Leave(2, "a"))  # the last vote missing leaves: three more cards
+    assert [e["type"] for e in events] == ["left", "cards_added"]
+    assert events[1]["at"] == 2 and events[1]["why"] == "vote"
+    game.apply(NoSet(3, "b"))
+    game.apply(Call(4, "c"))
+    game.apply(Pick(4.5, "c", not_a_set(game.table)))  # c locked; b declared
+    game.apply(Leave(5, "b"))
+    assert game.view()["no_set_votes"] == []  # a departed seat does not vote
+    assert game.view()["players"][0] == entry("b", present=False, score=1, sets=1, total=1)
+
+
+def test_away_completes_a_vote_at_its_time() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b", "c"))
+    game.apply(NoSet(1, "a"))
+    game.apply(NoSet(1, "b"))
+    events = game.apply(Away(2.5, "c", True))
+    assert events[1]["type"] == "cards_added" and events[1]["at"] == 2.5
+
+
+def test_match_over_when_the_last_dealer_leaves_at_its_time() -> None:
+    game = seed_where(lambda g: has_set(g.table), players=("a", "b"))
+    at = 1.0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "a", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+    events = game.apply(Leave(at + 1, "b"))
+    assert events[1] == {"type": "match_over", "at": at + 1, **game.result()}
+    assert game.view(now=at + 50)["clock"] == at + 1

@@ -507,8 +507,8 @@ class Game:
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if s.phase == "lobby" or not (p.sets or p.penalties or p.total):
-            # nothing to keep: a seat without points leaves no trace (bounded state)
+        if not (p.sets or p.penalties or p.total):
+            # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
         else:  # R13-R14: the points stay in the match; the seat shows as departed
