@@ -561,3 +561,69 @@ def test_match_over_when_the_last_dealer_leaves_at_its_time() -> None:
     events = game.apply(Leave(at + 1, "b"))
     assert events[1] == {"type": "match_over", "at": at + 1, **game.result()}
     assert game.view(now=at + 50)["clock"] == at + 1
+
+
+def test_solo_seconds_run_from_the_first_deal_to_the_end() -> None:
+    game = Game(Settings(mode="solo"), seed=1)
+    game.apply(Join(0, "me", "Me"))
+    game.apply(Start(10.5, "me"))
+    at = 10.5
+    while game.phase == "playing":
+        at += 1.00001
+        sets = find_sets(game.table)
+        game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+    assert game.result()["solo"]["seconds"] == round(at - 10.5, 3) != at - 10.5
+
+
+def test_solo_every_set_among_the_last_12_cancels_one_penalty() -> None:
+    for seed in range(50):
+        game = started(Settings(mode="solo"), seed=seed, players=("me",))
+        game.apply(NoSet(0.5, "me"))  # one penalty at the start
+        at = 1.0
+        while game.phase == "playing":
+            at += 1
+            sets = find_sets(game.table)
+            game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+        solo = game.result()["solo"]
+        if solo["cancelled"] >= 2:
+            break
+    else:
+        raise AssertionError("no seed found")
+    assert solo["cancelled"] >= 2 and solo["won"] is (solo["cancelled"] >= solo["penalties"])
+
+
+def test_wrong_calls_are_counted() -> None:
+    game = started(Settings(pick_seconds=2))
+    game.apply(Call(1, "a"))
+    game.apply(Pick(1.5, "a", not_a_set(game.table)))
+    game.apply(Call(4, "a"))
+    game.apply(Tick(6))
+    assert game.players["a"].wrong == 2 and game.view()["players"][0]["wrong"] == 2
+
+
+def test_lockout_events_and_flags_in_full() -> None:
+    game = seed_where(lambda g: not has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.apply(NoSet(1, "a"))
+    game.apply(Call(2, "a"))  # a declared no set, then calls and errs: the vote is withdrawn
+    game.apply(Pick(2.5, "a", not_a_set(game.table)))
+    assert game.players["a"].declared is False and game.view()["no_set_votes"] == []
+    game.apply(NoSet(3, "b"))
+    game.apply(NoSet(3, "c"))  # b and c: everyone not locked out -> three cards
+    assert len(game.table) == 15
+    assert all(e["declared"] is False for e in game.view()["players"])
+    game.apply(NoSet(4, "b"))
+    game.apply(Call(5, "c"))
+    events = game.apply(Pick(5.5, "c", not_a_set(game.table)))  # c locked: b's vote completes
+    assert [e["type"] for e in events] == ["wrong_call", "cards_added"]
+    assert events[1]["at"] == 5.5 and len(game.table) == 18
+    game.apply(Call(20, "b"))
+    events = game.apply(Pick(20.5, "b", not_a_set(game.table)))  # everyone locked out
+    assert events[-1] == {"type": "lockouts_lifted", "at": 20.5, "reason": "all_locked"}
+    assert all(e["locked"] is False for e in game.view()["players"])
+
+
+def test_nobody_here_deals_nothing() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b"))
+    assert game.apply(Away(1, "a", True)) == [{"type": "away", "at": 1, "player": "a"}]
+    assert game.apply(Away(2, "b", True)) == [{"type": "away", "at": 2, "player": "b"}]
+    assert len(game.table) == 12

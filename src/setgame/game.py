@@ -748,7 +748,7 @@ class Game:
     def _add_cards(self, at: float, why: str) -> list[Event]:
         s = self._s
         # R11: the rulebooks deal even when a set was there; the players are told which
-        missed = find_sets(s.table)[:1]
+        missed = find_sets(s.table)
         new = [s.stock.pop() for _ in range(3)]
         s.table.extend(new)
         lift = self.settings.lockout_lift == "set_or_cards"  # 003: also on added cards
