@@ -627,3 +627,58 @@ def test_nobody_here_deals_nothing() -> None:
     assert game.apply(Away(1, "a", True)) == [{"type": "away", "at": 1, "player": "a"}]
     assert game.apply(Away(2, "b", True)) == [{"type": "away", "at": 2, "player": "b"}]
     assert len(game.table) == 12
+
+
+def test_cards_not_on_the_table_are_named_when_they_are_cards() -> None:
+    game = seed_where(lambda g: 0 not in g.table and 80 not in g.table)
+    game.apply(Call(1, "a"))
+    table = game.table
+    assert error(game, Pick(1, "a", (0, 80, table[0]))) == (
+        "not_on_table",
+        "not on the table: ['1RSD', '3POS']",
+    )
+    assert error(game, Pick(1, "a", (81, -1, table[0]))) == (
+        "not_on_table",
+        "not on the table: [81, -1]",
+    )
+
+
+def test_a_new_round_starts_every_player_afresh() -> None:
+    game = seed_where(lambda g: has_set(g.table), Settings(pick_seconds=2), ("a", "b"))
+    game.apply(Call(1, "a"))
+    game.apply(Tick(3))  # a cooling down
+    at = 5.0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "b", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+    game.apply(Start(at + 1, "a"))
+    entries = game.view("a", now=at + 1)["players"]
+    assert [(e["locked"], e["declared"], e["sets"], e["wrong"]) for e in entries] == [
+        (False, False, 0, 0),
+        (False, False, 0, 0),
+    ]
+    assert game.players["a"].cooldown_until is None and game.players["a"].misses == 0
+
+
+def test_auto_deals_at_the_time_of_the_deal() -> None:
+    for seed in range(400):
+        game = Game(Settings(no_set="auto"), seed=seed)
+        game.apply(Join(0, "a", "A"))
+        events = game.apply(Start(2.5, "a"))
+        if len(events) > 1:
+            break
+    assert [e["type"] for e in events[:2]] == ["round_started", "cards_added"]
+    assert events[1]["at"] == 2.5 and events[1]["why"] == "auto"
+
+
+def test_solo_request_deals_at_its_time() -> None:
+    game = started(Settings(mode="solo"), players=("me",))
+    events = game.apply(NoSet(1.25, "me"))
+    assert [(e["type"], e["at"]) for e in events] == [
+        ("more_cards_asked", 1.25),
+        ("cards_added", 1.25),
+    ]

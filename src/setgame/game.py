@@ -255,7 +255,6 @@ class _State:
     holder: str | None = None
     deadline: float | None = None
     started_at: float | None = None  # the match's first deal
-    round_started_at: float | None = None
     ended_at: float | None = None
     last_at: float = float("-inf")
 
@@ -546,7 +545,6 @@ class Game:
         s.stock = stock
         s.phase = "playing"
         s.holder = s.deadline = None
-        s.round_started_at = at
         for p in self.players.values():
             p.sets = p.wrong = p.penalties = p.cancelled = p.misses = 0
             p.locked = p.declared = False
