@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gamekit import not_a_set, seed_where, started, take_any
-from setgame.cards import card_names
+from setgame.cards import card_names, parse_cards
 from setgame.game import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -682,3 +682,16 @@ def test_solo_request_deals_at_its_time() -> None:
         ("more_cards_asked", 1.25),
         ("cards_added", 1.25),
     ]
+
+
+def test_auto_deals_again_and_again_until_a_set_lies_on_the_table() -> None:
+    game = started(Settings(no_set="auto", rounds="single"), 237, ("a",))  # found by search
+    at, events = 0.0, []
+    while len(game.table) < 18:
+        at += 1
+        game.apply(Call(at, "a"))
+        events = game.apply(Pick(at + 0.5, "a", find_sets(game.table)[0]))
+    assert [e["type"] for e in events] == ["set_taken", "cards_added", "cards_added"]
+    first, second = events[1], events[2]
+    assert first["deck"] == second["deck"] + 3 and first["table"] == second["table"][:15]
+    assert not has_set(parse_cards(first["table"][:12])) and has_set(game.table)
