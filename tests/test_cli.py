@@ -185,6 +185,12 @@ def test_solve_bad_card_in_a_block_of_equal_tables(setgame: Any, bad: str) -> No
     assert [json.loads(line)["cards"] for line in out.splitlines()] == tables[:60]
 
 
+def test_solve_counts_lines_by_newlines_only(setgame: Any) -> None:
+    code, out, err = setgame("solve", "--json", stdin="1RSD 2RSD\x0c3RSD\r\n\n1RSD XYZ\n")
+    assert code == 2 and "line 3" in err and "'XYZ'" in err
+    assert json.loads(out)["sets"] == [["1RSD", "2RSD", "3RSD"]]  # a form feed is a blank
+
+
 def test_solve_refuses_an_endless_line(setgame: Any) -> None:
     assert_usage_error(setgame("solve", stdin="1RSD " * 20_000), "longer than")
 

@@ -68,7 +68,10 @@ def _answer_lines(block: str, number: int, as_json: bool) -> tuple[list[str], So
     ``number`` is the line number before the block."""
     tables: list[list[Card]] = []
     error = None
-    for at, line in enumerate(block.splitlines(), number + 1):
+    lines = block.split("\n")  # not splitlines(): only a newline ends a line, as it is counted
+    if not lines[-1]:
+        lines.pop()
+    for at, line in enumerate(lines, number + 1):
         if tokens := line.split():
             try:
                 tables.append(_parse(tokens, at))
