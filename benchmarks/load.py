@@ -52,7 +52,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -540,7 +540,18 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
 
 
 def _play_process(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
-    return asyncio.run(play(base, room_ids, spare, opts))
+    return _run_loop(play(base, room_ids, spare, opts))
+
+
+def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
+    """Run a load process's coroutine on uvloop when installed (uvicorn[standard] brings it;
+    the servers run on it too), so that the instrument spends less time in its own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 # --- the baseline: the same players on the bare broadcast stack -----------------------------
@@ -627,7 +638,7 @@ async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) 
 
 
 def _bare_process(base: str, room_ids: list[str], opts: Options, rate: float) -> Stats:
-    return asyncio.run(bare_play(base, room_ids, opts, rate))
+    return _run_loop(bare_play(base, room_ids, opts, rate))
 
 
 def _load_bare(

@@ -159,6 +159,17 @@ def test_solve_answers_each_line_before_the_input_ends() -> None:
             child.kill()
 
 
+def test_solve_stops_quietly_when_the_reader_closes_the_pipe() -> None:
+    lines = "1RSD 2RSD 3RSD 1GTO 2GTO 3GTO\n" * 50_000
+    command = f"{sys.executable} -m setgame solve --json | head -n 1"
+    done = subprocess.run(
+        ["sh", "-c", command], input=lines, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["cards"][0] == "1RSD"
+    assert done.stderr == ""
+
+
 def test_solve_json_from_stdin_is_what_json_dumps_writes(setgame: Any) -> None:
     rng = random.Random(5)
     tables = [rng.sample(range(81), rng.choice([3, 12, 15])) for _ in range(300)]
@@ -209,6 +220,12 @@ def test_solve_bad_card_in_a_block_of_equal_tables(setgame: Any, bad: str) -> No
     assert_usage_error((code, out, err), repr(bad))
     assert "line 61" in err
     assert [json.loads(line)["cards"] for line in out.splitlines()] == tables[:60]
+
+
+def test_solve_counts_lines_by_newlines_only(setgame: Any) -> None:
+    code, out, err = setgame("solve", "--json", stdin="1RSD 2RSD\x0c3RSD\r\n\n1RSD XYZ\n")
+    assert code == 2 and "line 3" in err and "'XYZ'" in err
+    assert json.loads(out)["sets"] == [["1RSD", "2RSD", "3RSD"]]  # a form feed is a blank
 
 
 def test_solve_refuses_an_endless_line(setgame: Any) -> None:

@@ -14,6 +14,7 @@ command uses them.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -80,8 +81,11 @@ def _solve(args: list[str]) -> NoReturn:
     except SolveError as error:
         exit_with(gettext(lang, "setgame: error: {message}", message=error), 2)
     except BrokenPipeError:  # `setgame solve < tables | head`: the reader has had enough
-        sys.stderr.close()
+        # Point stdout at /dev/null so that the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except KeyboardInterrupt:
+        exit_with("setgame: aborted", 130)
     sys.exit(0)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import IO, Any, Final
 
-from setgame.batch import find_array, find_sets_batch
+from setgame.batch import BATCH_MIN, find_array, find_sets_batch
 from setgame.cards import CARDS, LETTERS, Card, card_name, parse_cards
 from setgame.catalog import gettext, ngettext
 from setgame.sets import THIRD, Triple, find_sets
@@ -71,7 +71,10 @@ def _answer_lines(
     ``number`` is the line number before the block."""
     tables: list[list[Card]] = []
     error = None
-    for at, line in enumerate(block.splitlines(), number + 1):
+    lines = block.split("\n")  # not splitlines(): only a newline ends a line, as it is counted
+    if not lines[-1]:
+        lines.pop()
+    for at, line in enumerate(lines, number + 1):
         if tokens := line.split():
             try:
                 tables.append(_parse(tokens, at, lang))
@@ -154,6 +157,8 @@ def _answer_uniform(block: str, as_json: bool, lang: str) -> list[str] | None:
     notation, one space apart, read and solved as one array; None for any other
     block (blank lines, other spacing, a bad card, a repeat), which is then read
     line by line."""
+    if block.count("\n") < BATCH_MIN:  # a few lines (typed, say): no need to load NumPy
+        return None
     np, arrays = _arrays()
     text = block.upper() if block.endswith("\n") else block.upper() + "\n"
     width = text.find("\n") + 1

@@ -38,8 +38,8 @@ def serve(
 
     import uvicorn
 
-    # The database driver runs in a thread; hand it the GIL within 1 ms rather than 5 ms so
-    # that commits (and so broadcasts) do not wait on a busy event loop.
+    # Reads and WAL checkpoints (aiosqlite) run in a thread; hand it the GIL within 1 ms rather
+    # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
     sys.setswitchinterval(0.001)
     _raise_file_limit()
     _tune_gc()
