@@ -26,7 +26,8 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
-from setgame.server.registry import Rooms
+from setgame.server.limits import Limits
+from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage
@@ -35,8 +36,8 @@ from setgame.sets import Flaw
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
-ROOMS_PER_MINUTE: Final = 120
-ROOMS_BURST: Final = 500
+ROOMS_PER_MINUTE: Final = Limits().rooms_per_minute
+ROOMS_BURST: Final = Limits().rooms_burst
 
 
 # --- language ---------------------------------------------------------------
@@ -165,23 +166,30 @@ async def create_room(request: Request) -> Response:
     body = await request.body()
     try:
         settings = p.decode_settings(body)
-        room = await _rooms(request).create(settings)
+        room = await _rooms(request).create(settings, _client(request))
     except p.ProtocolError as exc:
         return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
     except GameError as exc:
         return _error(400, exc.code, str(exc))
+    except RoomLimit as exc:
+        return _error(exc.status, exc.code, str(exc))
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def _creation_allowed(request: Request) -> bool:
-    """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
+    """A token bucket per client address (``rooms_per_minute``, burst ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
-    host = request.client.host if request.client else "?"
+    limits: Limits = request.app.state.limits
+    host = _client(request)
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
             buckets.clear()
-        bucket = buckets[host] = TokenBucket(ROOMS_PER_MINUTE / 60, ROOMS_BURST)
+        bucket = buckets[host] = TokenBucket(limits.rooms_per_minute / 60, limits.rooms_burst)
     return bucket.take()
 
 
@@ -275,13 +283,17 @@ def routes(web: Path) -> list[Any]:
     ]
 
 
-def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlette:
-    """The Starlette app over ``storage``; rooms in progress come back on startup."""
+def build(
+    storage: Storage, *, web: Path = WEB, restore: bool = True, limits: Limits | None = None
+) -> Starlette:
+    """The Starlette app over ``storage``; rooms in progress come back on startup.
+    ``limits``: default :meth:`Limits.from_env`."""
+    limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
-        rooms = Rooms(storage)
+        rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
@@ -297,4 +309,5 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
     app.state.storage = storage
     app.state.web = web
     app.state.creators = {}
+    app.state.limits = limits
     return app
