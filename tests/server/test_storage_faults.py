@@ -192,3 +192,20 @@ async def _quick_timeout(storage: Storage, coro: object) -> None:
         dbapi_conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
 
     await coro  # type: ignore[misc]
+
+
+async def test_an_online_backup_restores_every_room(tmp_path: Path) -> None:
+    """docs/deploy.md, "Backups": the SQLite backup API while the server writes, then the
+    copy opened as the database (without creating anything) brings the rooms back."""
+    db, copy = tmp_path / "live.db", tmp_path / "backup.db"
+    async with registry(db) as rooms:
+        made = []
+        for name in ("Ann", "Bob"):
+            room = await rooms.create(RoomSettings(), "10.0.0.1")
+            await room.join(FakeConnection(), name, "10.0.0.1")
+            made.append((room.id, room.version))
+        with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+            source.backup(target)  # the server keeps running meanwhile
+        await rooms.create(RoomSettings(), "10.0.0.1")  # after the backup: not in it
+    async with registry(copy, restore=True, create=False) as rooms:
+        assert sorted((r.id, r.version) for r in rooms.rooms.values()) == sorted(made)

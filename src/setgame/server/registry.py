@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 PUBLIC_LIST: Final = 100
 """Rooms ``GET /api/rooms`` lists at most (the newest)."""
 DAY: Final = 86400.0
+DELETE_BATCH: Final = 500
+"""Games deleted in one transaction (abandoned rooms, expired games)."""
 
 
 class RoomLimit(Exception):
@@ -174,16 +176,25 @@ class Rooms:
         now = time.monotonic() if now is None else now
         after = self.limits.abandon_seconds
         gone = [room for room in self.rooms.values() if room.broken or room.idle(now, after)]
+        closed, unfinished = [], []
         for room in gone:
             if not (room.broken or room.idle(now, after)):
-                continue  # someone came back while an earlier room was being deleted
+                continue  # something happened while an earlier room was being closed
             self._remove(room)
-            unfinished = not room.broken and room.game_id and room.phase != "match_over"
+            if not room.broken and room.game_id and room.phase != "match_over":
+                unfinished.append(room)
             await room.close()
-            if unfinished:
-                await self.storage.delete_games([room.game_id], [room.id])
-                log.info("room %s abandoned: its game %s is deleted", room.id, room.game_id)
-        return [room.id for room in gone]
+            closed.append(room.id)
+        for start in range(0, len(unfinished), DELETE_BATCH):
+            batch = unfinished[start : start + DELETE_BATCH]
+            await self.storage.delete_games([r.game_id for r in batch], [r.id for r in batch])
+        if closed:
+            log.info(
+                "%d abandoned rooms closed, %d unfinished games deleted",
+                len(closed),
+                len(unfinished),
+            )
+        return closed
 
     def _remove(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -196,7 +207,8 @@ class Rooms:
         their rooms once no game is left); rooms that never got a game go too."""
         before = time.time() - self.limits.retention_days * DAY
         current = {room.game_id for room in self.rooms.values()}
-        expired = [(g, r) for g, r in await self.storage.expired_games(before) if g not in current]
+        old = await self.storage.expired_games(before, DELETE_BATCH)
+        expired = [(g, r) for g, r in old if g not in current]
         if expired:
             await self.storage.delete_games(
                 [g for g, _ in expired], sorted({r for _, r in expired})

@@ -555,6 +555,12 @@ class Room:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # Break the reference cycles, so that the room's memory returns as soon as the last
+        # reference goes (rooms restored at start are frozen out of the cyclic collector).
+        self._timer = None
+        self._tasks.clear()
+        self.on_change.clear()
+        self.on_listing = None
 
 
 _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
