@@ -12,10 +12,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from setgame.game import GameError
+from setgame.server.client import Client, ClientError
 from setgame.server.protocol import RoomSettings
 from setgame.server.storage import Storage, StorageError
 
@@ -209,3 +212,29 @@ async def test_an_online_backup_restores_every_room(tmp_path: Path) -> None:
         await rooms.create(RoomSettings(), "10.0.0.1")  # after the backup: not in it
     async with registry(copy, restore=True, create=False) as rooms:
         assert sorted((r.id, r.version) for r in rooms.rooms.values()) == sorted(made)
+
+
+async def test_database_deleted_under_a_live_server(fresh_server: Any) -> None:
+    """The issue's case end to end: files deleted mid-game; nothing more is acknowledged,
+    the health check says so, and the restart refuses to begin from an empty database."""
+    db = Path(fresh_server.db)
+    async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False) as http:
+        room = (await http.post("/api/rooms", json={})).json()["id"]
+        client = await Client.connect(str(fresh_server), room)
+        try:
+            await client.join("Ann")
+            _delete_files(db)
+            with pytest.raises(ClientError):
+                await client.start()
+                await client.wait_update(lambda s: s["phase"] == "playing", timeout=3)
+            assert client.state is not None and client.state["phase"] == "lobby"
+            created = await http.post("/api/rooms", json={})
+            assert (created.status_code, created.json()["code"]) == (503, "storage_error")
+            health = await http.get("/api/health")
+            assert health.status_code == 503 and health.json()["ok"] is False
+        finally:
+            await client.close()
+    with pytest.raises(RuntimeError, match="no database at"):
+        fresh_server.restart()
+    assert not db.exists()
+    assert "was deleted while the server ran" in fresh_server.log.read_text()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import html
+import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,8 +31,10 @@ from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
-from setgame.server.storage import Storage
+from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
+
+log = logging.getLogger(__name__)
 
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
@@ -173,6 +176,9 @@ async def create_room(request: Request) -> Response:
         return _error(400, exc.code, str(exc))
     except RoomLimit as exc:
         return _error(exc.status, exc.code, str(exc))
+    except StorageError as exc:  # the path and cause go to the log, not to strangers
+        log.error("cannot create a room: %s", exc)
+        return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
@@ -255,7 +261,13 @@ def words_of(lang: str) -> dict[str, Any]:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, "rooms": len(_rooms(request).rooms)})
+    """200 while the server can store games; 503 after a storage fault (see the log)."""
+    storage: Storage = request.app.state.storage
+    rooms = len(_rooms(request).rooms)
+    if storage.fault is not None:
+        body = {"ok": False, "rooms": rooms, "error": "storage fault: see the server log"}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"ok": True, "rooms": rooms})
 
 
 async def schema(request: Request) -> Response:
