@@ -238,3 +238,13 @@ async def test_database_deleted_under_a_live_server(fresh_server: Any) -> None:
         fresh_server.restart()
     assert not db.exists()
     assert "was deleted while the server ran" in fresh_server.log.read_text()
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+async def test_any_one_of_the_files_deleted_is_noticed(tmp_path: Path, suffix: str) -> None:
+    db = tmp_path / "g.db"
+    async with registry(db) as rooms:
+        room = await rooms.create(RoomSettings(), "10.0.0.1")
+        Path(f"{db}{suffix}").unlink()
+        with pytest.raises(StorageError, match="deleted while the server ran"):
+            await room.join(FakeConnection(), "Ann", "10.0.0.1")

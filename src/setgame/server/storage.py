@@ -583,9 +583,10 @@ def _sqlite_path(url: str) -> Path | None:
 
 
 def _identities(path: Path) -> dict[str, tuple[int, int]]:
-    """(device, inode) of the database file and its WAL, for those that exist."""
+    """(device, inode) of the database file, its WAL and its shared-memory index, for those
+    that exist (a connection opened later would open new ones beside the old: a split)."""
     found: dict[str, tuple[int, int]] = {}
-    for name in (str(path), f"{path}-wal"):
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
         with contextlib.suppress(FileNotFoundError):
             info = os.stat(name)
             found[name] = (info.st_dev, info.st_ino)
