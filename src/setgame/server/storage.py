@@ -80,7 +80,7 @@ class StorageError(ValueError):
 
 
 NEW_DB_HINT: Final = "start the server with --create-db to create a new, empty one"
-ABANDONED_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
+RESTORE_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
 
 
 def database_url(db: str | Path | None) -> str:
@@ -247,7 +247,7 @@ class Storage:
                 gone = "deleted" if name not in now else "replaced"
                 self.fault = (
                     f"the database file {name} was {gone} while the server ran: "
-                    f"nothing more can be stored; {ABANDONED_HINT}"
+                    f"nothing more can be stored; {RESTORE_HINT}"
                 )
                 log.critical("%s", self.fault)
                 raise StorageError(self.fault)
@@ -399,13 +399,16 @@ class Storage:
     async def game(self, game: str) -> GameRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(games.select().where(games.c.id == game))).first()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._game(row)
 
     async def actions(self, game: str) -> list[ActionRow]:
         query = actions.select().where(actions.c.game == game).order_by(actions.c.version)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        try:
+            return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        except ValueError as exc:
+            raise BadRow(f"{self.where}: an action of game {game!r} is not JSON ({exc})") from None
 
     async def seats(self, room: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.room == room)
