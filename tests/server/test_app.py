@@ -107,7 +107,9 @@ async def new_room(http: httpx.AsyncClient, **settings: Any) -> str:
 # --- HTTP API -----------------------------------------------------------------------
 
 
-async def test_create_room_takes_defaults_and_lists_it(http: httpx.AsyncClient) -> None:
+async def test_create_room_takes_defaults_and_lists_it(
+    http: httpx.AsyncClient, live_server: Any
+) -> None:
     room = await new_room(http)
     info = (await http.get(f"/api/rooms/{room}")).json()
     assert info["settings"] == {
@@ -123,7 +125,13 @@ async def test_create_room_takes_defaults_and_lists_it(http: httpx.AsyncClient) 
         "public": True,
     }
     assert info["phase"] == "lobby" and info["state"]["players"] == []
-    assert room in [r["id"] for r in (await http.get("/api/rooms")).json()]
+    assert room not in [r["id"] for r in (await http.get("/api/rooms")).json()]  # nobody there
+    sock = await Socket.open(live_server, room)
+    try:
+        await sock.hello()  # someone has it open: listed
+        assert room in [r["id"] for r in (await http.get("/api/rooms")).json()]
+    finally:
+        await sock.conn.close()
 
 
 async def test_private_rooms_are_not_listed(http: httpx.AsyncClient) -> None:
@@ -553,7 +561,7 @@ async def test_room_creation_limits_come_from_the_environment(tmp_path: Path) ->
         Limits.from_env({"SETGAME_ROOMS_BURST": "many"})
     with pytest.raises(LimitError, match="'0'"):
         Limits.from_env({"SETGAME_ROOMS_BURST": "0"})
-    app = create_app(tmp_path / "l.db", limits=limits)
+    app = create_app(tmp_path / "l.db", create_db=True, limits=limits)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),
