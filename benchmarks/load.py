@@ -7,7 +7,8 @@ It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLit
 file), creates the rooms over HTTP, connects the players through the Python
 client (``setgame.server.client``) from one or more load-generator processes
 on the same machine, and lets them play whole games: each player looks for sets
-on the table (``setgame.find_sets``) and, after a person-like reaction time,
+on the table (``setgame.find_sets_batch`` over the tables that arrived together, see
+:class:`TableSolver`) and, after a person-like reaction time,
 calls SET and picks them; when the table holds none it declares "no set";
 now and then it makes a wrong call. Between rounds and after a match, the first
 seat starts the next round or a new game.
@@ -51,7 +52,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,8 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from setgame.batch import find_sets_batch
+from setgame.cards import card_name, parse_cards
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
 
 #: Error codes that are the normal outcome of simultaneous play (another player was faster, or
@@ -223,6 +226,8 @@ class Stats:
     load_cpu: float = 0.0  # CPU seconds of the load generator(s)
     server_cpu: float | None = None  # CPU seconds of the server over the same span
     server_memory: tuple[float, float] | None = None  # server's (RSS, peak RSS) MiB at the end
+    table_batches: int = 0  # find_sets_batch calls of the players' TableSolver
+    tables_batched: int = 0  # tables those calls solved
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
     server_warnings: list[str] = field(default_factory=list)  # from the server's log
     server_errors: list[str] = field(default_factory=list)
@@ -252,11 +257,63 @@ class Options:
     compression: str | None = None  # "deflate" as browsers negotiate, or None
 
 
+Triple = tuple[str, str, str]
+
+
+class TableSolver:
+    """The sets of the tables the players of one load process see, solved with
+    :func:`setgame.find_sets_batch` a loop iteration's worth at a time: an update reaches
+    the players of a room together, and the reader hands each table here (``expect``)
+    before the players wake up to plan, so one batch call answers a burst of updates and
+    each table is solved once for its whole room. A table not expected is solved alone."""
+
+    LIMIT = 100_000  # tables remembered at most; then the memory starts over
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[str, ...], list[Triple]] = {}
+        self.waiting: set[tuple[str, ...]] = set()
+        self.batches = 0
+        self.batched = 0
+
+    def expect(self, table: tuple[str, ...]) -> None:
+        if table not in self.known and table not in self.waiting:
+            if not self.waiting:
+                asyncio.get_running_loop().call_soon(self.flush)
+            self.waiting.add(table)
+
+    def flush(self) -> None:
+        tables = list(self.waiting)
+        self.waiting.clear()
+        if len(self.known) + len(tables) > self.LIMIT:
+            self.known.clear()
+        found = find_sets_batch([parse_cards(t) for t in tables])
+        for table, sets in zip(tables, found, strict=True):
+            self.known[table] = [(card_name(a), card_name(b), card_name(c)) for a, b, c in sets]
+        self.batches += 1
+        self.batched += len(tables)
+
+    def sets(self, table: Sequence[str]) -> list[Triple]:
+        key = tuple(table)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = table_sets({"table": list(key)})
+        return found
+
+
 class Bot:
     """One simulated player: a client and a small plan (what to send, and when)."""
 
-    def __init__(self, client: Client, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+    def __init__(
+        self,
+        client: Client,
+        room: Room,
+        seat: int,
+        opts: Options,
+        stats: Stats,
+        solver: TableSolver,
+    ) -> None:
         self.client = client
+        self.solver = solver
         self.room = room
         self.seat = seat
         self.opts = opts
@@ -272,6 +329,9 @@ class Bot:
         """Reader hook (arrival time): count the update toward a pick's latency."""
         if message["type"] != "update":
             return
+        state = message.get("state")
+        if state is not None and state.get("table"):
+            self.solver.expect(tuple(state["table"]))
         for event in message["events"]:
             if event.get("type") != "set_taken":
                 continue
@@ -336,7 +396,7 @@ class Bot:
         if table == self.seen_table and self.intent in ("call", "no_set"):
             return  # the same table: the player is still looking
         self.seen_table = table
-        if table_sets(state):
+        if self.solver.sets(table):
             self._set("call", self.rng.uniform(*self.opts.reaction))
         elif not me.get("declared") and state["deck"] > 0 and state["settings"]["no_set"] == "vote":
             self._set("no_set", self.rng.uniform(0.5, 2.5))
@@ -373,31 +433,34 @@ class Bot:
             await client.again()
 
     async def _pick(self) -> None:
-        sets = table_sets(self.client.state)
+        state = self.client.state
+        sets = self.solver.sets(state["table"]) if state is not None else []
         if sets and self.rng.random() >= self.opts.wrong_rate:
             cards = self.rng.choice(sets)
             self.sent = frozenset(cards)
             self.room.pending[self.sent] = (time.perf_counter(), [])
             self.stats.picks += 1
         else:
-            cards = _not_a_set(self.client.table, self.rng)
+            cards = _not_a_set(self.client.table, sets, self.rng)
         await self.client.pick(cards)
 
 
-def _not_a_set(table: list[str], rng: random.Random) -> tuple[str, str, str]:
-    sets = {frozenset(s) for s in table_sets({"table": table})}
+def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Triple:
+    taken = {frozenset(s) for s in sets}
     while True:
         a, b, c = rng.sample(table, 3)
-        if frozenset((a, b, c)) not in sets:
+        if frozenset((a, b, c)) not in taken:
             return (a, b, c)
 
 
-async def _connect(base: str, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+async def _connect(
+    base: str, room: Room, seat: int, opts: Options, stats: Stats, solver: TableSolver
+) -> None:
     client = await Client.connect(
         base, room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
     )
     await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
-    room.players.append(Bot(client, room, seat, opts, stats))
+    room.players.append(Bot(client, room, seat, opts, stats, solver))
     stats.connected += 1
 
 
@@ -440,11 +503,12 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     cpu, wall = time.process_time(), time.monotonic()
     rooms = [Room(rid) for rid in room_ids]
     gate = asyncio.Semaphore(opts.connect_concurrency)
+    solver = TableSolver()
 
     async def connect(room: Room, seat: int) -> None:
         async with gate:
             try:
-                await _connect(base, room, seat, opts, stats)
+                await _connect(base, room, seat, opts, stats, solver)
             except (ClientError, OSError, TimeoutError) as exc:
                 stats.errors[f"connect: {type(exc).__name__}"] += 1
 
@@ -475,6 +539,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     while any(room.pending for room in rooms) and time.monotonic() < grace:
         await asyncio.sleep(0.05)
     stats.unfinished = sum(len(room.pending) for room in rooms)
+    stats.table_batches, stats.tables_batched = solver.batches, solver.batched
     await asyncio.gather(*(bot.client.close() for room in rooms for bot in room.players))
     stats.load_cpu, stats.wall = time.process_time() - cpu, time.monotonic() - wall
     return stats
@@ -738,6 +803,8 @@ def merge(parts: list[Stats]) -> Stats:
         total.seconds = max(total.seconds, part.seconds)
         total.wall = max(total.wall, part.wall)
         total.load_cpu += part.load_cpu
+        total.table_batches += part.table_batches
+        total.tables_batched += part.tables_batched
     return total
 
 
@@ -786,6 +853,8 @@ def report(
         "ping_before_load": baseline,
         "load_generator_loop_lag": _summary(stats.lags),
         "load_generator_gc": _summary(stats.gc_pauses),
+        "tables_solved_in_batches": stats.tables_batched,
+        "table_batches": stats.table_batches,
         "p50_ratio_to_baseline_ping": loaded,
         "p50_ratio_to_ping_before_load": ratio,
         "races": dict(stats.races),

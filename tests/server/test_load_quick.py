@@ -35,6 +35,7 @@ def test_load_benchmark_quick_mode_reports_and_has_no_errors() -> None:
         assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"], key
     assert report["pick_to_all_latency"]["count"] <= report["valid_picks"]
     assert report["p50_ratio_to_baseline_ping"] > 0 and report["p50_ratio_to_ping_before_load"] > 0
+    assert report["tables_solved_in_batches"] >= report["table_batches"] > 0  # find_sets_batch
     assert report["server_rss_mb"] > 0 and report["server_cpu_percent"] is not None
     bare = report["bare"]  # the baseline: the bare uvicorn broadcast stack, same players and rate
     assert bare["connected"] == 12 and bare["error_count"] == 0
