@@ -263,3 +263,13 @@ async def test_a_replay_with_an_unreadable_action_is_a_clear_error(tmp_path: Pat
         reply = await http.get(f"/api/games/{game}/replay")
     assert reply.status_code == 500 and reply.json()["code"] == "storage_error"
     assert str(db) not in reply.text  # the path is for the log
+
+
+async def test_a_file_that_is_not_a_database_names_the_path_and_the_cause(tmp_path: Path) -> None:
+    db = tmp_path / "notes.db"
+    db.write_bytes(b"these are my notes, not a database\n" * 200)
+    store = Storage(str(db), create=False)
+    with pytest.raises(StorageError) as failed:
+        await store.open()
+    await store.close()
+    assert str(db) in str(failed.value) and "not a database" in str(failed.value)

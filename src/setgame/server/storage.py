@@ -32,7 +32,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -266,6 +266,17 @@ class Storage:
         for name, ident in now.items():  # the WAL appears at the first write
             self._files.setdefault(name, ident)
 
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for reads; a database error names the database and the cause."""
+        try:
+            async with self.engine.connect() as conn:
+                yield conn
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
+            raise StorageError(
+                f"cannot read the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
+
     async def close(self) -> None:
         if self._writer is not None:
             await self._queue.join()
@@ -405,13 +416,13 @@ class Storage:
     # --- reads --------------------------------------------------------------
 
     async def game(self, game: str) -> GameRow | None:
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(games.select().where(games.c.id == game))).first()
         return None if row is None else self._game(row)
 
     async def actions(self, game: str) -> list[ActionRow]:
         query = actions.select().where(actions.c.game == game).order_by(actions.c.version)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         try:
             return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
@@ -420,14 +431,14 @@ class Storage:
 
     async def seats(self, room: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.room == room)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         return _sorted_seats(rows)
 
     async def live_rooms(self, keep_finished: float = 3600.0) -> list[RoomRecord]:
         """Every room whose newest game is in progress, or finished less than
         ``keep_finished`` seconds ago (its results and "again" stay reachable)."""
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             newest = (
                 sa.select(games.c.room, sa.func.max(games.c.created).label("created"))
                 .group_by(games.c.room)
@@ -465,7 +476,7 @@ class Storage:
             .order_by(games.c.created.desc(), games.c.id)
             .limit(1)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(query)).first()
             game = None if row is None else self._game(row)
             try:
@@ -520,7 +531,7 @@ class Storage:
             .where(games.c.status == "finished", games.c.finished < before)
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             return [(r.id, r.room) for r in (await conn.execute(query)).all()]
 
     async def delete_games(self, game_ids: list[str], room_ids: list[str]) -> None:
