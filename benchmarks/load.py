@@ -10,7 +10,8 @@ on the same machine, and lets them play whole games: each player looks for sets
 on the table (``setgame.find_sets_batch`` over the tables that arrived together, see
 :class:`TableSolver`) and, after a person-like reaction time,
 calls SET and picks them; when the table holds none it declares "no set";
-now and then it makes a wrong call. Between rounds and after a match, the first
+now and then it makes a wrong call, and then waits out its fair-call cooldown before it
+calls again. Between rounds and after a match, the first
 seat starts the next round or a new game.
 
 Reported: connected players, actions per second, the latency from a valid pick
@@ -28,10 +29,10 @@ machine (other work on a shared machine shows up as latency), the generator's
 own event-loop lag, and the server log's warnings. ``--json`` prints the report
 as JSON. No figure is typed in here: every run prints its own.
 
-Its own servers get limits fit for the load (``SETGAME_ROOMS_PER_MINUTE`` and
-``SETGAME_ROOMS_BURST``, so that one address may create every room), and rooms
-are created a few at a time, so that thousands of players neither hit the
-public server's room-creation rate nor wait out a connection pool.
+Its own servers get limits fit for the load (``SETGAME_ROOMS_PER_MINUTE``,
+``SETGAME_ROOMS_BURST`` and ``SETGAME_ROOMS_PER_CLIENT``, so that one address may create
+every room), and rooms are created a few at a time, so that thousands of players neither
+hit the public server's room-creation rate nor wait out a connection pool.
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ from setgame.server.client import Client, ClientError, Message, create_room, tab
 RACES = frozenset(
     {"board_held", "locked_out", "not_holder", "stale_version", "already_declared", "not_playing"}
 )
+
+COOLDOWN_MARGIN = 0.05
+"""Seconds a simulated player waits past its fair-call cooldown (this project's own rule,
+``docs/events.md``) before it calls again: a call inside it is refused ``cooling_down``."""
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -116,8 +121,14 @@ class Server:
         return self.log.read_text(errors="replace").splitlines()
 
 
-#: The limits of the benchmark's own server: one address creates every room.
-SERVER_ENV = {"SETGAME_ROOMS_PER_MINUTE": "1000000", "SETGAME_ROOMS_BURST": "1000000"}
+#: The limits of the benchmark's own server: one address creates every room and takes
+#: every seat (the per-address limits are not what is measured here).
+SERVER_ENV = {
+    "SETGAME_ROOMS_PER_MINUTE": "1000000",
+    "SETGAME_ROOMS_BURST": "1000000",
+    "SETGAME_ROOMS_PER_CLIENT": "100000",
+    "SETGAME_SEATS_PER_CLIENT": "8",  # every seat of a room of 8 from this one address
+}
 
 
 def memory_mb(pid: int) -> tuple[float, float] | None:
@@ -150,6 +161,7 @@ def server_process(db: Path, log: Path, port: int | None = None) -> Iterator[Ser
         str(db),
         "--log-level",
         "warning",
+        "--create-db",
     ]
     yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/api/health")
 
@@ -317,6 +329,7 @@ class Bot:
         self.due: float | None = None
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
+        self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
         client.listener = self._arrived
 
     def _arrived(self, client: Client, message: Message, at: float) -> None:
@@ -378,6 +391,7 @@ class Bot:
             self._plan_between(state)
             return
         me = self.client.me or {}
+        self._note_cooldown(me)
         holder = state["holder"]
         table = tuple(state["table"])
         if holder == self.client.player:
@@ -391,11 +405,23 @@ class Bot:
             return  # the same table: the player is still looking
         self.seen_table = table
         if self.solver.sets(table):
-            self._set("call", self.rng.uniform(*self.opts.reaction))
+            self._set("call", max(self.rng.uniform(*self.opts.reaction), self._cooling()))
         elif not me.get("declared") and state["deck"] > 0 and state["settings"]["no_set"] == "vote":
             self._set("no_set", self.rng.uniform(0.5, 2.5))
         else:
             self._set(None)
+
+    def _note_cooldown(self, me: Message) -> None:
+        """Keep the fair-call cooldown of the latest view as a local deadline: the view's
+        ``cooldown_in`` counts from when the server sent it, so from its arrival here the
+        wait is never too short."""
+        left = me.get("cooldown_in")
+        self.cool_until = 0.0 if left is None else time.monotonic() + float(left)
+
+    def _cooling(self) -> float:
+        """Seconds until this player may call again (a little margin past the cooldown)."""
+        left = self.cool_until - time.monotonic()
+        return left + COOLDOWN_MARGIN if left > 0 else 0.0
 
     def _plan_between(self, state: Message) -> None:
         self.seen_table = ()
@@ -412,6 +438,9 @@ class Bot:
         self.due = None if intent is None else time.monotonic() + delay
 
     async def act(self) -> None:
+        if self.intent == "call" and self._cooling() > 0:
+            self.due = time.monotonic() + self._cooling()  # the cooldown began meanwhile
+            return
         intent, self.intent, self.due = self.intent, None, None
         client = self.client
         self.stats.actions += 1

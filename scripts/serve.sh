@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs setgame into its own virtual environment (.venv) and starts the game server.
-# Usage: bash scripts/serve.sh [setgame serve options, e.g. --host 0.0.0.0 --port 8000]
+# Usage: bash scripts/serve.sh [setgame serve options, e.g. --create-db the first time,
+# --host 0.0.0.0 --port 8000]
 # The copy in .venv is a normal (not editable) install, so running the tests (which use
 # .venv-test) never touches the files of a running server. It is reinstalled only when the
 # source changed since the last install.

@@ -373,9 +373,11 @@ def test_serve_calls_the_server(setgame: Any, monkeypatch: pytest.MonkeyPatch) -
     calls = fake_module(monkeypatch, "setgame.server", "serve")
     assert setgame("serve")[0] == 0
     assert setgame("serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db")[0] == 0
+    assert setgame("serve", "--create-db")[0] == 0
     assert calls == [
-        {"host": "127.0.0.1", "port": 8000, "db": None},
-        {"host": "0.0.0.0", "port": 9000, "db": "x.db"},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "create_db": False},
+        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "create_db": False},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "create_db": True},
     ]
     assert_usage_error(setgame("serve", "--port", "70000"), "'70000'")
 

@@ -357,11 +357,18 @@ def serve(
     db: Annotated[
         str | None, typer.Option("--db", help="Database URL or SQLite file path.")
     ] = None,
+    create_db: Annotated[
+        bool,
+        typer.Option(
+            "--create-db",
+            help="Create the database if it does not exist (else a missing one is an error).",
+        ),
+    ] = False,
 ) -> None:
     """Run the multiplayer game server (web client included)."""
     from setgame.server import serve as run_server
 
-    run_server(host=host, port=port, db=db)
+    run_server(host=host, port=port, db=db, create_db=create_db)
 
 
 class Mode(StrEnum):

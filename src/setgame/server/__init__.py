@@ -17,13 +17,14 @@ WS_MAX_SIZE: Final = 65536
 refuses anything above the protocol's 4096 bytes on its own, also with 1009."""
 
 
-def create_app(db_url: str | Path | None = None, **options: Any) -> Any:
+def create_app(db_url: str | Path | None = None, *, create_db: bool = False, **options: Any) -> Any:
     """The Starlette app storing into ``db_url`` (an SQLite path or an SQLAlchemy URL;
-    default ``setgame.db`` in the current directory)."""
+    default ``setgame.db`` in the current directory). Without ``create_db`` the database
+    must exist already (see ``docs/deploy.md``)."""
     from setgame.server.app import build
     from setgame.server.storage import Storage, database_url
 
-    return build(Storage(database_url(db_url)), **options)
+    return build(Storage(database_url(db_url), create=create_db), **options)
 
 
 def serve(
@@ -32,11 +33,15 @@ def serve(
     db: str | Path | None = None,
     *,
     log_level: str = "info",
+    create_db: bool = False,
 ) -> None:
-    """Run the game server until interrupted."""
+    """Run the game server until interrupted. A bad limit (``SETGAME_*``) or a database
+    that cannot be used stops it at once with a message naming them (exit status 2)."""
     import sys
 
     import uvicorn
+
+    limits = _preflight(db, create_db)
 
     # Reads and WAL checkpoints (aiosqlite) run in a thread; hand it the GIL within 1 ms rather
     # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
@@ -45,13 +50,38 @@ def serve(
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db),
+        create_app(db, create_db=create_db, limits=limits),
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
         log_level=log_level,
         lifespan="on",
     )
+
+
+def _preflight(db: str | Path | None, create_db: bool) -> Any:
+    """The limits from the environment, and the database opened once (and closed), so
+    that their errors are one clear line rather than a traceback from inside uvicorn."""
+    import asyncio
+    import sys
+
+    from setgame.server.limits import LimitError, Limits
+    from setgame.server.storage import Storage, StorageError, database_url
+
+    async def check() -> None:
+        storage = Storage(database_url(db), create=create_db)
+        try:
+            await storage.open()
+        finally:
+            await storage.close()
+
+    try:
+        limits = Limits.from_env()
+        asyncio.run(check())
+    except (LimitError, StorageError) as exc:
+        print(f"setgame serve: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return limits
 
 
 def _raise_file_limit() -> None:

@@ -13,8 +13,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--db", default=None, help="SQLite path or SQLAlchemy URL")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument(
+        "--create-db",
+        action="store_true",
+        help="create the database if missing (without it, a missing database stops the server)",
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.db, log_level=args.log_level)
+    serve(args.host, args.port, args.db, log_level=args.log_level, create_db=args.create_db)
 
 
 if __name__ == "__main__":

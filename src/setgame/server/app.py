@@ -11,6 +11,7 @@ import functools
 import gc
 import html
 import json
+import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,11 +30,13 @@ from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.limits import Limits
-from setgame.server.registry import Rooms
+from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
-from setgame.server.storage import Storage
+from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
+
+log = logging.getLogger(__name__)
 
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
@@ -166,23 +169,32 @@ async def create_room(request: Request) -> Response:
     body = await request.body()
     try:
         settings = p.decode_settings(body)
-        room = await _rooms(request).create(settings)
+        room = await _rooms(request).create(settings, _client(request))
     except p.ProtocolError as exc:
         return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
     except GameError as exc:
         return _error(400, exc.code, str(exc))
+    except RoomLimit as exc:
+        return _error(exc.status, exc.code, str(exc))
+    except StorageError as exc:  # the path and cause go to the log, not to strangers
+        log.error("cannot create a room: %s", exc)
+        return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 def _creation_allowed(request: Request) -> bool:
     """A token bucket per client address (limits ``rooms_per_minute``, ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
-    host = request.client.host if request.client else "?"
+    limits: Limits = request.app.state.limits
+    host = _client(request)
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
             buckets.clear()
-        limits: Limits = request.app.state.limits
         bucket = buckets[host] = TokenBucket(limits.rooms_per_minute / 60, limits.rooms_burst)
     return bucket.take()
 
@@ -210,7 +222,12 @@ async def replay(request: Request) -> Response:
     settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in ENGINE_FIELDS})
     game = Game(settings, row.seed)
     steps: list[dict[str, Any]] = []
-    for action in await storage.actions(game_id):
+    try:
+        stored = await storage.actions(game_id)
+    except StorageError as exc:  # the path and cause go to the log, not to strangers
+        log.error("replay of %s: %s", game_id, exc)
+        return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
+    for action in stored:
         events = game.apply(action_from_dict(action.action))
         steps.append(
             {
@@ -268,7 +285,13 @@ def words_of(lang: str) -> dict[str, Any]:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, "rooms": len(_rooms(request).rooms)})
+    """200 while the server can store games; 503 after a storage fault (see the log)."""
+    storage: Storage = request.app.state.storage
+    rooms = len(_rooms(request).rooms)
+    if storage.fault is not None:
+        body = {"ok": False, "rooms": rooms, "error": "storage fault: see the server log"}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"ok": True, "rooms": rooms})
 
 
 async def schema(request: Request) -> Response:
@@ -302,11 +325,12 @@ def build(
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables)."""
+    limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
-        rooms = Rooms(storage)
+        rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
@@ -322,5 +346,5 @@ def build(
     app.state.storage = storage
     app.state.web = web
     app.state.creators = {}
-    app.state.limits = limits if limits is not None else Limits.from_env()
+    app.state.limits = limits
     return app

@@ -14,6 +14,12 @@ wake-up cost 11% of a loaded server's busy time and hundreds of microseconds of
 latency per commit (and an async driver hops between threads for every
 statement). Reads (restoring rooms, replays) use the async engine (aiosqlite or
 asyncpg).
+
+Faults (docs/deploy.md): after each SQLite commit, before anything is acknowledged,
+the database files are checked to be the ones opened (deleted or replaced files latch
+a fault: nothing more is stored); a missing database is created only when asked
+(``create``); a read-only one fails at open; every error names the database and the
+cause (:class:`StorageError`), and an unreadable row skips its room.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
+import stat
 import time
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -78,7 +87,11 @@ actions = sa.Table(
 
 
 class StorageError(ValueError):
-    """A database address that cannot be used."""
+    """A database that cannot be used; the message names the database and the cause."""
+
+
+NEW_DB_HINT: Final = "start the server with --create-db to create a new, empty one"
+RESTORE_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
 
 
 def database_url(db: str | Path | None) -> str:
@@ -158,36 +171,111 @@ _FINISH_GAME: Final = (
 _REMOVE_SEAT: Final = seats.delete().where(
     seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id")
 )
+_PREPARED: Final = frozenset(
+    map(id, (_INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT))
+)
+"""The statements :class:`SqliteWriter` compiles once (by identity: they live as long as
+the module)."""
 CHECKPOINT_SECONDS: Final = 2.0
 """SQLite: how often a background connection moves the WAL into the database file, so
 that the writer never pays for a checkpoint inside a commit."""
 
 
 class Storage:
-    """The database of one server; open with :meth:`open`, close with :meth:`close`."""
+    """The database of one server; open with :meth:`open`, close with :meth:`close`.
 
-    def __init__(self, url: str) -> None:
+    ``create``: whether :meth:`open` may create a missing database (an SQLite file that does
+    not exist, or a database without setgame's tables). A server is started with it only when
+    its host asks for a new database (``--create-db``): a restart must never silently begin
+    again from nothing where a database was expected.
+    """
+
+    def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
+        self.create = create
+        self.path = _sqlite_path(self.url) if self.sqlite else None
+        self.where = str(self.path) if self.path else sa.make_url(self.url).render_as_string()
+        self.fault: str | None = None
+        self._files: dict[str, tuple[int, int]] = {}
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
         self._writer_db: SqliteWriter | None = None
-        if self.sqlite:
-            self._writer_db = SqliteWriter(self.engine.url.database or "")
+        if self.path is not None:
+            self._writer_db = SqliteWriter(str(self.path))
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
 
     async def open(self) -> None:
-        if self._writer_db is not None:
-            _sqlite_pragmas(self.engine.sync_engine)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
-        if self._writer_db is not None:
-            self._writer_db.open()
+        """Connect, check the database can be written, create tables (see ``create``).
+
+        Raises :class:`StorageError` naming the database and the cause."""
+        if self.path is not None and not self.path.exists() and not self.create:
+            raise StorageError(f"no database at {self.where}: {NEW_DB_HINT}")
+        try:
+            await self._prepare()
+        except StorageError:
+            raise
+        except (sa.exc.SQLAlchemyError, sqlite3.Error, OSError) as exc:
+            raise StorageError(
+                f"cannot open the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
         self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
         if self.sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="checkpoint")
+
+    async def _prepare(self) -> None:
+        if self._writer_db is not None:
+            _sqlite_pragmas(self.engine.sync_engine)
+            self._writer_db.open()  # probes a write: a read-only database fails now
+        async with self.engine.begin() as conn:
+            names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
+            if not names & set(metadata.tables) and not self.create:
+                raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
+            # create_all adds only missing tables: an older database opens as it is
+            await conn.run_sync(metadata.create_all)
+        if self.path is not None:
+            self._files = _identities(self.path)
+
+    def _diagnosis(self) -> str:
+        """Why an SQLite file cannot be used, as far as the file system tells."""
+        if self.path is None:
+            return ""
+        return "".join(f" ({why})" for why in _file_problems(self.path))
+
+    def check_files(self) -> None:
+        """SQLite: fail if the database files were deleted or replaced since they were
+        opened. SQLite keeps writing into an unlinked file, so a commit would "succeed"
+        into a file nobody can ever open again; this is called after every commit, before
+        anything is acknowledged."""
+        if self.fault is not None:
+            raise StorageError(self.fault)
+        if self.path is None:
+            return
+        now = _identities(self.path)
+        for name, ident in self._files.items():
+            if now.get(name) != ident:
+                gone = "deleted" if name not in now else "replaced"
+                self.fault = (
+                    f"the database file {name} was {gone} while the server ran: "
+                    f"nothing more can be stored; {RESTORE_HINT}"
+                )
+                log.critical("%s", self.fault)
+                raise StorageError(self.fault)
+        for name, ident in now.items():  # the WAL appears at the first write
+            self._files.setdefault(name, ident)
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for reads; a database error names the database and the cause."""
+        try:
+            async with self.engine.connect() as conn:
+                yield conn
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
+            raise StorageError(
+                f"cannot read the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -206,7 +294,9 @@ class Storage:
 
     async def _submit(self, *writes: Write) -> None:
         if self._writer is None or self._writer.done():
-            raise RuntimeError("storage is not open")
+            raise RuntimeError(f"storage is not open: {self.where}")
+        if self.fault is not None:
+            raise StorageError(self.fault)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((list(writes), future))
         await future
@@ -250,13 +340,24 @@ class Storage:
                     future.set_result(None)
 
     async def _transaction(self, writes: list[Write]) -> None:
-        """Run ``writes`` in one transaction, one ``executemany`` per run of a statement."""
-        if self._writer_db is not None:
-            self._writer_db.transaction(writes)
-            return
-        async with self.engine.begin() as conn:
-            for stmt, params in _runs(writes):
-                await conn.execute(stmt, params)
+        """Run ``writes`` in one transaction, one ``executemany`` per run of a statement;
+        on SQLite, check the files are still the ones opened before returning."""
+        if self.fault is not None:
+            raise StorageError(self.fault)
+        try:
+            if self._writer_db is not None:
+                self._writer_db.transaction(writes)
+                self.check_files()
+                return
+            async with self.engine.begin() as conn:
+                for stmt, params in _runs(writes):
+                    await conn.execute(stmt, params)
+        except (sa.exc.IntegrityError, sqlite3.IntegrityError):
+            raise  # a refused write (a duplicate version), not a storage fault
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, sqlite3.Error, OSError) as exc:
+            raise StorageError(
+                f"cannot write to the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
 
     async def _checkpoint_loop(self) -> None:
         while True:
@@ -315,26 +416,29 @@ class Storage:
     # --- reads --------------------------------------------------------------
 
     async def game(self, game: str) -> GameRow | None:
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(games.select().where(games.c.id == game))).first()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._game(row)
 
     async def actions(self, game: str) -> list[ActionRow]:
         query = actions.select().where(actions.c.game == game).order_by(actions.c.version)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
-        return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        try:
+            return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        except ValueError as exc:
+            raise BadRow(f"{self.where}: an action of game {game!r} is not JSON ({exc})") from None
 
     async def seats(self, room: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.room == room)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         return _sorted_seats(rows)
 
     async def live_rooms(self, keep_finished: float = 3600.0) -> list[RoomRecord]:
         """Every room whose newest game is in progress, or finished less than
         ``keep_finished`` seconds ago (its results and "again" stay reachable)."""
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             newest = (
                 sa.select(games.c.room, sa.func.max(games.c.created).label("created"))
                 .group_by(games.c.room)
@@ -343,10 +447,26 @@ class Storage:
             query = games.select().join(
                 newest, sa.and_(games.c.room == newest.c.room, games.c.created == newest.c.created)
             )
-            game_rows = [_game_row(r) for r in (await conn.execute(query)).all()]
+            game_rows = [g for r in (await conn.execute(query)).all() if (g := self._game(r))]
             since = time.time() - keep_finished
             live = [g for g in game_rows if g.status == "playing" or (g.finished or 0) > since]
-            return [await self._record(conn, g) for g in live]
+            records = []
+            for game in live:
+                try:
+                    records.append(await self._record(conn, game))
+                except BadRow as exc:  # one bad room must not keep the others from coming back
+                    log.error("%s; the room is skipped", exc)
+            return records
+
+    def _game(self, row: Any) -> GameRow | None:
+        """A games row, or None (logged) when its settings are not JSON."""
+        try:
+            return _game_row(row)
+        except ValueError as exc:
+            log.error(
+                "%s: game %r of room %r: settings %s; skipped", self.where, row.id, row.room, exc
+            )
+            return None
 
     async def room_record(self, room: str) -> RoomRecord | None:
         """One room as a restart would rebuild it (its newest game, whatever its status)."""
@@ -356,18 +476,27 @@ class Storage:
             .order_by(games.c.created.desc(), games.c.id)
             .limit(1)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(query)).first()
-            return None if row is None else await self._record(conn, _game_row(row))
+            game = None if row is None else self._game(row)
+            try:
+                return None if game is None else await self._record(conn, game)
+            except BadRow as exc:
+                log.error("%s; the room cannot be opened", exc)
+                return None
 
     async def _record(self, conn: AsyncConnection, game: GameRow) -> RoomRecord:
-        room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).one()
+        """The room of ``game``; :class:`BadRow` when one of its rows cannot be read."""
+        room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).first()
+        if room is None:
+            raise BadRow(f"{self.where}: room {game.room!r} of game {game.id!r} is missing")
         seat_rows = (await conn.execute(seats.select().where(seats.c.room == game.room))).all()
         query = actions.select().where(actions.c.game == game.id).order_by(actions.c.version)
         action_rows = [
-            ActionRow(r.version, r.at, json.loads(r.action))
+            ActionRow(r.version, r.at, self._json(r.action, game, f"action {r.version}"))
             for r in (await conn.execute(query)).all()
         ]
+        room_settings = self._json(room.settings, game, "room settings")
         version = await conn.scalar(
             sa.select(sa.func.max(actions.c.version))
             .select_from(actions.join(games, actions.c.game == games.c.id))
@@ -375,7 +504,7 @@ class Storage:
         )
         return RoomRecord(
             id=room.id,
-            settings=json.loads(room.settings),
+            settings=room_settings,
             public=bool(room.public),
             created=room.created,
             seats=_sorted_seats(seat_rows),
@@ -383,6 +512,62 @@ class Storage:
             actions=action_rows,
             version=version or 0,
         )
+
+    def _json(self, text: str, game: GameRow, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise BadRow(
+                f"{self.where}: room {game.room!r}, game {game.id!r}: {what} is not JSON "
+                f"({exc}): {text[:80]!r}"
+            ) from None
+
+    # --- retention ------------------------------------------------------------
+
+    async def expired_games(self, before: float, limit: int = 500) -> list[tuple[str, str]]:
+        """(game, room) of finished games that ended before ``before`` (wall clock)."""
+        query = (
+            sa.select(games.c.id, games.c.room)
+            .where(games.c.status == "finished", games.c.finished < before)
+            .limit(limit)
+        )
+        async with self._reading() as conn:
+            return [(r.id, r.room) for r in (await conn.execute(query)).all()]
+
+    async def delete_games(self, game_ids: list[str], room_ids: list[str]) -> None:
+        """Delete the games, their actions, and those of ``room_ids`` left without a game
+        (with their seats), in one transaction."""
+        if game_ids:
+            await self._submit(*_deletions(game_ids, room_ids))
+
+    async def delete_orphan_rooms(self, before: float) -> None:
+        """Rooms that never got a game (a crash between the two writes), created before."""
+        empty = sa.and_(~_has_game(), rooms.c.created < before)
+        orphans = sa.select(rooms.c.id).where(empty).scalar_subquery()
+        await self._submit(
+            (seats.delete().where(seats.c.room.in_(orphans)), {}),
+            (rooms.delete().where(empty), {}),
+        )
+
+
+class BadRow(StorageError):
+    """A row that cannot be read (not JSON, or a missing room): its room is skipped."""
+
+
+def _has_game() -> sa.Exists:
+    return sa.exists().where(games.c.room == rooms.c.id)
+
+
+def _deletions(game_ids: list[str], room_ids: list[str]) -> list[Write]:
+    """Fresh statements (never grouped into one ``executemany`` with another call's)."""
+    empty_rooms = sa.and_(rooms.c.id.in_(room_ids), ~_has_game())
+    no_game = ~sa.exists().where(games.c.room == seats.c.room)
+    return [
+        (actions.delete().where(actions.c.game.in_(game_ids)), {}),
+        (games.delete().where(games.c.id.in_(game_ids)), {}),
+        (seats.delete().where(seats.c.room.in_(room_ids), no_game), {}),
+        (rooms.delete().where(empty_rooms), {}),
+    ]
 
 
 def _runs(writes: list[Write]) -> list[tuple[sa.Executable, Any]]:
@@ -401,7 +586,9 @@ def _runs(writes: list[Write]) -> list[tuple[sa.Executable, Any]]:
 
 class SqliteWriter:
     """The SQLite write path: one raw ``sqlite3`` connection, used from the event loop's
-    thread only, and each statement compiled to SQL once (named parameters)."""
+    thread only, and each of the module's statements compiled to SQL once (named
+    parameters). Errors are the driver's own (``sqlite3.Error``); :class:`Storage` names
+    the database in them."""
 
     #: Seconds a commit may wait for another writer's lock before it fails; it blocks
     #: the loop meanwhile, and this server is the database's only writer.
@@ -414,8 +601,16 @@ class SqliteWriter:
         self._conn: sqlite3.Connection | None = None
 
     def open(self) -> None:
+        """Connect, and probe a write that changes nothing: a read-only database (file,
+        folder or file system) fails here, at start, rather than at the first move."""
         conn = sqlite3.connect(self.path, timeout=self.BUSY_TIMEOUT, isolation_level=None)
-        _apply_pragmas(conn)
+        try:
+            _apply_pragmas(conn)
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+        except BaseException:
+            conn.close()
+            raise
         self._conn = conn
 
     def close(self) -> None:
@@ -427,26 +622,78 @@ class SqliteWriter:
         """Run ``writes`` in one transaction, one ``executemany`` per run of a statement."""
         conn = self._conn
         if conn is None:
-            raise RuntimeError("storage is not open")
+            raise RuntimeError(f"storage is not open: {self.path}")
         conn.execute("BEGIN IMMEDIATE")
         try:
             for stmt, params in _runs(writes):
                 if isinstance(params, list):
-                    conn.executemany(self._compiled(stmt, params[0]), params)
+                    sql, own = self._compiled(stmt, params[0])
+                    conn.executemany(sql, [own | p for p in params] if own else params)
                 else:
-                    conn.execute(self._compiled(stmt, params), params)
+                    sql, own = self._compiled(stmt, params)
+                    conn.execute(sql, own | params if own else params)
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite rolls some failures back itself (a full disk, an I/O error); a
+            # second ROLLBACK would fail and hide the first error
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
-    def _compiled(self, stmt: sa.Executable, params: dict[str, Any]) -> str:
+    def _compiled(self, stmt: sa.Executable, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The SQL of ``stmt`` and the values bound inside it. The module's statements take
+        every value from ``params`` and are compiled once; any other (a retention delete,
+        built for its own ids) is compiled each time, its lists spelled out."""
+        if id(stmt) not in _PREPARED:
+            compiled = stmt.compile(  # type: ignore[attr-defined]
+                dialect=self._dialect, compile_kwargs={"render_postcompile": True}
+            )
+            return str(compiled), dict(compiled.params)
         key = (stmt, tuple(params))
         sql = self._sql.get(key)
         if sql is None:
             compiled = stmt.compile(dialect=self._dialect, column_keys=list(params))  # type: ignore[attr-defined]
             sql = self._sql[key] = str(compiled)
-        return sql
+        return sql, {}
+
+
+def _sqlite_path(url: str) -> Path | None:
+    database = sa.make_url(url).database
+    return None if not database or database == ":memory:" else Path(database)
+
+
+def _identities(path: Path) -> dict[str, tuple[int, int]]:
+    """(device, inode) of the database file, its WAL and its shared-memory index, for those
+    that exist (a connection opened later would open new ones beside the old: a split)."""
+    found: dict[str, tuple[int, int]] = {}
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            info = os.stat(name)
+            found[name] = (info.st_dev, info.st_ino)
+    return found
+
+
+def _file_problems(path: Path) -> Iterator[str]:
+    folder = path.parent
+    if not folder.is_dir():
+        yield f"the folder {folder} does not exist"
+        return
+    if path.exists():
+        info = path.stat()
+        mode = stat.filemode(info.st_mode)
+        if not os.access(path, os.R_OK | os.W_OK):
+            yield f"{path} is not readable and writable by this user ({mode}, uid {info.st_uid})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        yield f"the folder {folder} is not writable by this user (SQLite needs its -wal file there)"
+    with contextlib.suppress(OSError):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            yield f"the file system of {folder} is mounted read-only"
+
+
+def _cause(exc: BaseException) -> str:
+    """The driver's own words, without SQLAlchemy's statement dump and help link."""
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).strip() or type(exc).__name__
 
 
 def _seat_values(room: str | None, seat: SeatRow) -> dict[str, Any]:
