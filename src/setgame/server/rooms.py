@@ -114,6 +114,7 @@ class Room:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._hints: dict[str, _Hint] = {}
         self.on_change: list[Callable[[Room], None]] = []
+        self._watchers_told = 0  # the spectator count the connections were last told
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -148,8 +149,19 @@ class Room:
             "phase": self.game.phase,
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
-            "spectators": sum(1 for c in self.conns if c.player is None),
+            "spectators": self.watchers(),
         }
+
+    def watchers(self) -> int:
+        """Connections without a seat: the people watching."""
+        return sum(1 for c in self.conns if c.player is None)
+
+    def _tell_watchers(self) -> None:
+        """Tell everyone how many watch, when that changed (players see their audience)."""
+        count = self.watchers()
+        if count != self._watchers_told:
+            self._watchers_told = count
+            self._send_all(p.encode(p.Watchers(count=count)))
 
     # --- views ----------------------------------------------------------------------------
 
@@ -158,6 +170,7 @@ class Room:
         state["version"] = self.version
         state["game"] = self.game_id
         state["room"] = self.id
+        state["watchers"] = self.watchers()
         online = {c.player for c in self.conns}
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -198,6 +211,7 @@ class Room:
         if conn.player is not None and not was_online:
             self._presence(conn.player, True)
             self._spawn(self._set_away(conn.player, False))
+        self._tell_watchers()
 
     def detach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
@@ -205,6 +219,7 @@ class Room:
         if conn.player is not None and not self._online(conn.player):
             self._presence(conn.player, False)
             self._spawn(self._away_after_grace(conn.player))
+        self._tell_watchers()
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
@@ -362,6 +377,7 @@ class Room:
 
         player = await self._seat(name, hash_token(token), None, seated)
         self._presence(player, True)
+        self._tell_watchers()
         return player
 
     async def add_bot(self, level: int) -> str:
@@ -417,6 +433,7 @@ class Room:
         conn.player = None
         if not self._online(player):
             self._presence(player, False)
+        self._tell_watchers()
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
         """The action, if the client saw what it acts on (checked after the tick): a call

@@ -2,11 +2,13 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, getPref, init, setPref, t } from "./common.js";
+import { beep, deckName, getPref, init, setPref, t } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
-import { indexForKey, renderTable } from "./table.js";
+import { chooseLayout, indexForEvent, isKey, LAYOUT_NAMES, labelOf, layoutChoice, loadLayout } from "./keys.js";
+import { relabelKeys, renderTable } from "./table.js";
 import { renderResults, renderScores } from "./scores.js";
+import { EventLog } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -22,17 +24,24 @@ let deadlineAt = null;
 let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
+const history = new EventLog(room);
 
 const me = () => state?.players?.find((p) => p.id === you) || null;
 const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? id ?? "";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
 
+// The banner keeps its height whatever it says (the table under it must not move):
+// a text too long for two lines gets a smaller font, then is cut; the log has it whole.
 function setBanner(text, kind = "", ms = 0) {
   const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = `banner ${kind}`;
   bannerUntil = ms ? performance.now() + ms : 0;
+  if (banner.textContent === text && banner.dataset.kind === kind) return;
+  banner.textContent = text;
+  banner.title = text;
+  banner.dataset.kind = kind;
+  banner.className = `banner ${kind}`;
+  if (banner.scrollHeight > banner.clientHeight + 1) banner.classList.add("long");
 }
 
 function log(text, kind = "") {
@@ -40,6 +49,17 @@ function log(text, kind = "") {
   const list = $("#log");
   list.prepend(Object.assign(document.createElement("li"), { textContent: text, className: kind }));
   while (list.children.length > 30) list.lastChild.remove();
+}
+
+const context = () => ({ nameOf, you, penalty: state?.settings?.penalty });
+
+// The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
+function restoreLog() {
+  $("#log").replaceChildren();
+  for (const ev of history.events()) {
+    const text = describe(ev, context());
+    log(text.text, text.kind);
+  }
 }
 
 // --- rendering --------------------------------------------------------------
@@ -90,8 +110,11 @@ function renderStatus() {
     s.rounds > 1 && s.round ? `· ${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
   const rules = [t(`mode.${s.mode}`)];
   if (s.mode !== "practice") rules.push(t(`penalty.${s.settings?.penalty}`));
-  if (s.settings?.deck === "beginner") rules.push(t("deck.beginner"));
+  if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
+  $("#settings").title = $("#settings").textContent;
+  const watching = s.watchers || 0;
+  $("#watchers").textContent = watching ? `· ${t("room.watchers", { n: watching })}` : "";
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
@@ -190,20 +213,40 @@ function choose(code) {
   sendPick();
 }
 
+// Keys by physical position (e.code), so that Q selects the same card under any layout.
 function onKey(e) {
-  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === " ") {
+  if (e.target.closest?.("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (isKey(e, "Space")) {
     e.preventDefault();
     call();
-  } else if (e.key === "n" || e.key === "N") {
+  } else if (isKey(e, "KeyN")) {
     if (!act("no-set").hidden && !act("no-set").disabled) ask("no_set");
-  } else if (e.key === "h" || e.key === "H") {
+  } else if (isKey(e, "KeyH")) {
     if (!act("hint").hidden) ask("hint");
   } else {
-    const i = indexForKey(e.key);
+    const i = indexForEvent(e);
     const code = state?.table?.[i];
     if (i >= 0 && code) choose(code);
   }
+}
+
+// The key labels on the buttons and cards, in the chosen (or the browser's) layout.
+function showKeys() {
+  for (const kbd of document.querySelectorAll("kbd[data-key]:not([data-key=Space])")) {
+    kbd.textContent = labelOf(kbd.dataset.key).toUpperCase();
+  }
+  relabelKeys($("#table"));
+}
+
+function bindLayouts() {
+  const select = $("select[name=keys]");
+  for (const [name, label] of Object.entries(LAYOUT_NAMES)) {
+    select.add(new Option(label || t("keys.auto"), name, false, name === layoutChoice()));
+  }
+  select.addEventListener("change", async () => {
+    await chooseLayout(select.value);
+    showKeys();
+  });
 }
 
 function bind() {
@@ -235,7 +278,14 @@ function bind() {
     link.select();
     navigator.clipboard?.writeText(link.value).catch(() => {});
   });
-  $(".share .link").value = `${location.origin}/room/${room}`;
+  const origin = document.body.dataset.shareOrigin || location.origin;
+  $(".share .link").value = `${origin}/room/${room}`;
+  const reach = document.body.dataset.reach;
+  if (reach === "local" || reach === "lan") {
+    $("#lan-note").textContent = t(`room.reach.${reach}`);
+    $("#lan-note").hidden = false;
+  }
+  bindLayouts();
   $("input[name=player-name]").value = getPref("name", "") || "";
   setInterval(tick, 100);
 }
@@ -261,11 +311,13 @@ function adopt(next) {
   if (before?.table?.join() !== state.table?.join()) hintCards = [];
 }
 
-function onEvents(events) {
+function onEvents(events, banner = true) {
+  history.add(events || [], state?.version);
   for (const ev of events || []) {
-    const text = describe(ev, { nameOf, you });
+    const text = describe(ev, context());
     log(text.text, text.kind);
     const fx = effects(ev, you);
+    if (!banner) continue;
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
     if (fx.wrong) flashWrong(fx.wrong);
@@ -287,7 +339,9 @@ const handlers = {
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
     you = msg.you ?? null;
     adopt(msg.state);
+    if (history.resume(msg.state)) restoreLog();
     if (msg.missed) onEvents(msg.missed);
+    history.seen(msg.version);
     render();
   },
   joined(msg) {
@@ -296,6 +350,7 @@ const handlers = {
   },
   update(msg) {
     adopt(msg.state);
+    history.seen(msg.version);
     render();
     onEvents(msg.events);
     sendPick();
@@ -323,6 +378,11 @@ const handlers = {
     setBanner(known === `err.${msg.code}` ? msg.message : known, "error", 3000);
     render();
   },
+  watchers(msg) {
+    if (!state) return;
+    state.watchers = msg.count;
+    renderStatus();
+  },
   status(s) {
     $("#conn").textContent = s === "open" ? "" : t(`conn.${s}`);
     $("#conn").className = `conn ${s}`;
@@ -330,6 +390,9 @@ const handlers = {
 };
 
 await init({ cards: true });
+await loadLayout();
+showKeys();
 bind();
 conn = new Connection(room, handlers);
+conn.resumeFrom(history.version());
 conn.connect();

@@ -1,0 +1,185 @@
+"""What newcomers tripped over in the web game (issue 13): a table that never moves, keys
+by physical position under any layout, a log that survives a reload, the replay's keys and
+times, and the share link's reach."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import (
+    a_set,
+    call,
+    create_room,
+    ensure_set,
+    join,
+    phase,
+    pick,
+    seat,
+    start,
+    table,
+    take,
+    wait_score,
+)
+from setgame import explain, is_set, parse_cards
+
+pytestmark = pytest.mark.browser
+
+
+def table_top(page: Page) -> float:
+    top: float = page.eval_on_selector("#table", "t => t.getBoundingClientRect().top")
+    return top
+
+
+def most_flawed(codes: list[str]) -> list[str]:
+    """The triple on the table that is not a set in the most attributes (the longest
+    explanation of a wrong pick)."""
+    triples = [t for t in itertools.combinations(codes, 3) if not is_set(*parse_cards(t))]
+    return list(max(triples, key=lambda t: len(explain(*parse_cards(t)))))
+
+
+class TopWatch:
+    """Records the table's top on every page after each step, with the banner shown."""
+
+    def __init__(self, pages: list[Page]) -> None:
+        self.pages = pages
+        self.first = [table_top(p) for p in pages]
+        self.seen: list[tuple[str, str, list[float]]] = []
+
+    def check(self, step: str) -> None:
+        tops = [table_top(p) for p in self.pages]
+        self.seen.append((step, self.pages[0].text_content("#banner") or "", tops))
+        assert tops == self.first, f"the table moved at {step!r}: {self.seen}"
+
+
+def test_the_table_never_moves_whatever_the_messages(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False, penalty="both", pick_seconds=1.5) + "?lang=ru"
+    ann, bob = pages = [new_page(viewport={"width": 900, "height": 800}) for _ in range(2)]
+    seat(pages, url, ["Ann", "Bob"])
+    start(ann)
+    watch = TopWatch(pages)
+    found = ensure_set(pages)  # perhaps "no set" declarations and three more cards
+    watch.check("deal")
+    call(ann, "Ann")
+    watch.check("holds the board, countdown")
+    pick(ann, found)
+    wait_score(bob, "Ann", 1)
+    watch.check("set found")
+    wrong = most_flawed(table(ann))
+    assert len(explain(*parse_cards(wrong))) >= 2
+    take(ann, "Ann", wrong)
+    expect(bob.locator("#banner")).to_contain_text("Ann")
+    expect(bob.locator("#log li.bad")).to_have_count(1)
+    watch.check("wrong pick explained, point lost and locked out")
+    banner = ann.text_content("#banner") or ""
+    call(bob, "Bob")  # Bob lets the pick window run out: a wrong call by timeout
+    expect(ann.locator("#log li.bad")).to_have_count(2, timeout=8000)
+    watch.check("too late; lockouts lifted")
+    ann.keyboard.press("Space")
+    expect(bob.locator("main")).to_have_attribute("data-holder", "Ann")
+    watch.check("called again")
+    assert len(watch.seen) == 6
+    assert any(len(text) > 80 for _, text, _ in watch.seen) or len(banner) > 80, watch.seen
+
+
+RUSSIAN_Q = "e => document.dispatchEvent(new KeyboardEvent('keydown', e))"
+
+
+def test_card_selected_by_its_physical_key_under_a_russian_layout(
+    live_server: str, new_page: Any
+) -> None:
+    url = create_room(live_server, mode="solo", public=False)
+    page = new_page()
+    join(page, url, "Ива")
+    start(page)
+    second = table(page)[1]  # table position 1: the middle row's first key (Q on QWERTY)
+    page.evaluate(RUSSIAN_Q, {"code": "KeyQ", "key": "й", "bubbles": True})
+    expect(page.locator(f'[data-card="{second}"]')).to_have_attribute("aria-pressed", "true")
+    page.evaluate(RUSSIAN_Q, {"code": "KeyQ", "key": "й", "bubbles": True})
+    expect(page.locator(f'[data-card="{second}"]')).to_have_attribute("aria-pressed", "false")
+    # the labels follow the chosen layout, remembered by the browser
+    page.select_option("select[name=keys]", "jcuken")
+    expect(page.locator(f'[data-card="{second}"] .key')).to_have_text("й")
+    expect(page.locator("[data-action=no-set] kbd")).to_have_text("Т")
+    page.reload()
+    expect(page.locator(f'[data-card="{second}"] .key')).to_have_text("й")
+    expect(page.locator("select[name=keys]")).to_have_value("jcuken")
+    page.select_option("select[name=keys]", "dvorak")
+    expect(page.locator(f'[data-card="{second}"] .key')).to_have_text("'")
+    # N by its position too: "т" under ЙЦУКЕН deals three more cards in solo
+    count = len(table(page))
+    page.evaluate(RUSSIAN_Q, {"code": "KeyN", "key": "т", "bubbles": True})
+    expect(page.locator("[data-card]")).to_have_count(count + 3)
+
+
+def test_a_reload_keeps_what_happened(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False)
+    ann, bob = pages = [new_page(), new_page()]
+    seat(pages, url, ["Ann", "Bob"])
+    start(ann)
+    found = ensure_set(pages)
+    take(bob, "Bob", found)
+    wait_score(ann, "Bob", 1)
+    before = ann.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert any("Bob" in line for line in before)
+    ann.reload()
+    expect(ann.locator("main")).to_have_attribute("data-phase", "playing")
+    expect(ann.locator("#log li")).to_have_count(len(before))
+    # what happened while the page was away comes too (the server's missed events)
+    ann.goto("about:blank")
+    call(bob, "Bob")
+    ann.goto(url)  # the same tab: its sessionStorage kept the list and the version seen
+    expect(ann.locator("#log li").first).to_contain_text("Bob")
+    after = ann.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert len(after) > len(before) and after[-len(before) :] == before, (before, after)
+
+
+def finish_solo_game(page: Page) -> None:
+    while page.get_attribute("main", "data-phase") == "playing":
+        version = page.get_attribute("main", "data-version")
+        found = a_set(table(page))
+        if found is None:
+            page.click("[data-action=no-set]")
+        else:
+            pick(page, found)
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=version
+        )
+    phase(page, "match_over")
+
+
+def test_replay_opens_on_the_deal_with_times_and_home_end_keys(
+    live_server: str, new_page: Any
+) -> None:
+    url = create_room(live_server, mode="solo", deck="color=R", public=False)
+    page = new_page()
+    join(page, url, "Sol")
+    start(page)
+    finish_solo_game(page)
+    page.click("#replay-link")
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.locator("#stepno")).to_contain_text("1 /")
+    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 1 is the deal
+    expect(page.locator("#rdeck")).to_have_text(re.compile(r"\b15\b"))  # 27 red cards - 12
+    expect(page.locator("#revents")).to_contain_text("Sol")  # who sat down, before the deal
+    expect(page.locator("#rtime")).to_have_text("0:00")
+    total = (page.text_content("#stepno") or "").split("/")[1].strip()
+    page.keyboard.press("End")
+    expect(page.locator("#stepno")).to_have_text(f"{total} / {total}")
+    assert re.fullmatch(r"\d+:\d\d", page.text_content("#rtime") or "")
+    page.keyboard.press("Home")
+    expect(page.locator("#stepno")).to_have_text(f"1 / {total}")
+
+
+def test_room_page_says_how_friends_elsewhere_can_join(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False)
+    page = new_page()
+    page.goto(url)
+    # the test server listens on 127.0.0.1 only: the page says how to open it to others
+    expect(page.locator("#lan-note")).to_contain_text("--host 0.0.0.0")
+    expect(page.locator(".share .link")).to_have_value(url)
+    expect(page.locator("h1")).to_have_count(1)
