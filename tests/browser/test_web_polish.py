@@ -78,6 +78,8 @@ def test_the_table_never_moves_whatever_the_messages(live_server: str, new_page:
     banner = ann.text_content("#banner") or ""
     call(bob, "Bob")  # Bob lets the pick window run out: a wrong call by timeout
     expect(ann.locator("#log li.bad")).to_have_count(2, timeout=8000)
+    # Bob had no set to give back: the message says why he lost no point
+    expect(ann.locator("#log li.bad").first).to_contain_text(re.compile("очко не потеряно", re.I))
     watch.check("too late; lockouts lifted")
     ann.keyboard.press("Space")
     expect(bob.locator("main")).to_have_attribute("data-holder", "Ann")
@@ -183,3 +185,59 @@ def test_room_page_says_how_friends_elsewhere_can_join(live_server: str, new_pag
     expect(page.locator("#lan-note")).to_contain_text("--host 0.0.0.0")
     expect(page.locator(".share .link")).to_have_value(url)
     expect(page.locator("h1")).to_have_count(1)
+
+
+def test_players_see_how_many_watch(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False)
+    ann = new_page()
+    join(ann, url, "Ann")
+    expect(ann.locator("#watchers")).to_be_empty()
+    viewers = [new_page(), new_page()]
+    for viewer in viewers:
+        viewer.goto(url)
+    expect(ann.locator("#watchers")).to_contain_text("2")
+    viewers[0].close()
+    expect(ann.locator("#watchers")).to_contain_text("1")
+
+
+def test_home_form_offers_single_attribute_decks_and_no_penalty_in_practice(
+    live_server: str, new_page: Any
+) -> None:
+    page = new_page(viewport={"width": 1440, "height": 900})
+    page.goto(f"{live_server}/?lang=de")
+    deck = page.locator("select[name=deck]")
+    expect(deck.locator("option[value='color=P']")).to_have_text("Farbe: nur lila (27 Karten)")
+    expect(deck.locator("option")).to_have_count(2 + 12)
+    # every select shows its longest option whole (nothing cut at 1440 px)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll("#create select")].filter((s) => {
+          const probe = document.createElement("span");
+          probe.style.cssText = "position:absolute;white-space:nowrap;font:inherit";
+          s.parentElement.append(probe);
+          const widest = Math.max(...[...s.options].map((o) => {
+            probe.textContent = o.text;
+            return probe.getBoundingClientRect().width;
+          }));
+          probe.remove();
+          return widest + 40 > s.getBoundingClientRect().width;
+        }).map((s) => s.name)"""
+    )
+    assert cut == []
+    page.select_option("select[name=mode]", "practice")
+    expect(page.locator("select[name=penalty]")).to_be_hidden()
+    page.select_option("select[name=mode]", "solo")
+    expect(page.locator("select[name=penalty]")).to_be_visible()
+    page.select_option("select[name=deck]", "color=P")
+    page.click("[data-action=create]")
+    page.wait_for_url(re.compile(r"/room/[\w-]+$"))
+    expect(page.locator("#settings")).to_contain_text("Farbe: nur lila")
+
+
+def test_rules_sections_stand_above_their_subsections(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/rules")
+    sizes = page.evaluate(
+        """() => ["h2", "h3"].map((h) =>
+          parseFloat(getComputedStyle(document.querySelector(`main ${h}`)).fontSize))"""
+    )
+    assert sizes[0] > sizes[1], sizes

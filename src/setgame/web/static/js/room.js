@@ -115,6 +115,7 @@ function renderStatus() {
   $("#settings").title = $("#settings").textContent;
   const watching = s.watchers || 0;
   $("#watchers").textContent = watching ? `· ${t("room.watchers", { n: watching })}` : "";
+  $(".roombar .status").title = $(".roombar .status").textContent.trim();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
