@@ -31,7 +31,10 @@ pytestmark = pytest.mark.browser
 
 
 def table_top(page: Page) -> float:
-    top: float = page.eval_on_selector("#table", "t => t.getBoundingClientRect().top")
+    """The table's top in the page (a click that scrolls the page does not count)."""
+    top: float = page.eval_on_selector(
+        "#table", "t => t.getBoundingClientRect().top + window.scrollY"
+    )
     return top
 
 
@@ -56,9 +59,12 @@ class TopWatch:
         assert tops == self.first, f"the table moved at {step!r}: {self.seen}"
 
 
-def test_the_table_never_moves_whatever_the_messages(live_server: str, new_page: Any) -> None:
+@pytest.mark.parametrize("width", [900, 390])  # a desktop window and a phone
+def test_the_table_never_moves_whatever_the_messages(
+    live_server: str, new_page: Any, width: int
+) -> None:
     url = create_room(live_server, public=False, penalty="both", pick_seconds=1.5) + "?lang=ru"
-    ann, bob = pages = [new_page(viewport={"width": 900, "height": 800}) for _ in range(2)]
+    ann, bob = pages = [new_page(viewport={"width": width, "height": 844}) for _ in range(2)]
     seat(pages, url, ["Ann", "Bob"])
     start(ann)
     watch = TopWatch(pages)
