@@ -247,3 +247,29 @@ def test_rules_sections_stand_above_their_subsections(live_server: str, new_page
           parseFloat(getComputedStyle(document.querySelector(`main ${h}`)).fontSize))"""
     )
     assert sizes[0] > sizes[1], sizes
+
+
+def test_hover_styles_only_where_pointers_hover() -> None:
+    """A tapped card keeps no hover outline on a touch screen: every :hover rule of the
+    stylesheet sits inside @media (hover: hover)."""
+    from setgame.server.app import WEB
+
+    css = (WEB / "static" / "css" / "app.css").read_text()
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    outside, depth, guarded_at = [], 0, None
+    for match in re.finditer(r"@media[^{]*\{|\{|\}|[^{}@]+|@", css):
+        token = match.group(0)
+        if token.startswith("@media"):
+            if "hover: hover" in token and guarded_at is None:
+                guarded_at = depth
+            depth += 1
+        elif token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if guarded_at is not None and depth == guarded_at:
+                guarded_at = None
+        elif ":hover" in token and guarded_at is None:
+            outside.append(token.strip())
+    assert outside == []
+    assert "@media (hover: hover)" in css
