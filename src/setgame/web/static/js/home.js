@@ -109,8 +109,8 @@ function addDecks() {
   for (const attr of attributes()) {
     const group = el("optgroup", { label: attr.label });
     attr.letters.forEach((letter, i) => {
-      const option = new Option(t("deck.one", { attr: attr.label, value: attr.words[i] }), `${attr.name}=${letter}`);
-      group.append(option);
+      const text = t("deck.one", { attr: attr.label, value: attr.words[i] });
+      group.append(new Option(text, `${attr.name}=${letter}`));
     });
     select.append(group);
   }

@@ -5,7 +5,15 @@
 import { beep, deckName, getPref, init, setPref, t } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
-import { chooseLayout, indexForEvent, isKey, LAYOUT_NAMES, labelOf, layoutChoice, loadLayout } from "./keys.js";
+import {
+  chooseLayout,
+  indexForEvent,
+  isKey,
+  LAYOUT_NAMES,
+  labelOf,
+  layoutChoice,
+  loadLayout,
+} from "./keys.js";
 import { relabelKeys, renderTable } from "./table.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
@@ -113,9 +121,7 @@ function renderStatus() {
   if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
   $("#settings").title = $("#settings").textContent;
-  const watching = s.watchers || 0;
-  $("#watchers").textContent = watching ? `· ${t("room.watchers", { n: watching })}` : "";
-  $(".roombar .status").title = $(".roombar .status").textContent.trim();
+  renderWatchers();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
@@ -123,6 +129,13 @@ function renderStatus() {
   clockBase = typeof s.clock === "number" ? [s.clock, performance.now()] : null;
   const votes = (s.players || []).filter((p) => p.declared).map((p) => p.name);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// How many watch without a seat, in the status line (its title holds the whole line).
+function renderWatchers() {
+  const watching = state?.watchers || 0;
+  $("#watchers").textContent = watching ? `· ${t("room.watchers", { n: watching })}` : "";
+  $(".roombar .status").title = $(".roombar .status").textContent.trim();
 }
 
 // The view gives the seconds left as `deadline_in`; without it, a fresh call
@@ -312,13 +325,12 @@ function adopt(next) {
   if (before?.table?.join() !== state.table?.join()) hintCards = [];
 }
 
-function onEvents(events, banner = true) {
+function onEvents(events) {
   history.add(events || [], state?.version);
   for (const ev of events || []) {
     const text = describe(ev, context());
     log(text.text, text.kind);
     const fx = effects(ev, you);
-    if (!banner) continue;
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
     if (fx.wrong) flashWrong(fx.wrong);
@@ -382,7 +394,7 @@ const handlers = {
   watchers(msg) {
     if (!state) return;
     state.watchers = msg.count;
-    renderStatus();
+    renderWatchers();
   },
   status(s) {
     $("#conn").textContent = s === "open" ? "" : t(`conn.${s}`);
