@@ -14,29 +14,32 @@ seat starts the next round or a new game.
 
 Reported: connected players, actions per second, the latency from a valid pick
 being sent to the moment EVERY player of that room has received the update
-(p50, p99, max), errors counted, and a baseline measured in the same run: the
-``ping``/``pong`` round trip on an idle connection while the load runs (and on the
-idle server before it), so the pick latency reads as a ratio too. On an idle
-virtual machine the "before" figure can be the larger one (idle CPUs wake up
-slowly), hence the ratio against the ping during the load. Also reported: CPU use
-of the server, of the load generator and of the whole machine (other work on a
-shared machine shows up as latency), the generator's own event-loop lag, and the
-server log's warnings. ``--json`` prints the report as JSON.
+(p50, p99, max), errors counted, CPU use and memory (RSS) of the server, and the
+baseline measured in the same run: right after the game server, the same
+load generator drives the bare uvicorn WebSocket broadcast stack
+(``benchmarks/bare_broadcast.py``) with the same number of players in rooms of
+the same size at the actions per second the game server just sustained, each
+action answered by an update to the whole room, and the same figures are taken
+(``--no-bare`` skips it). The pick latency is printed as a ratio to the bare
+stack's (p50 and p99). Also reported: a ``ping`` round trip on an idle
+connection during the load, CPU use of the load generator and of the whole
+machine (other work on a shared machine shows up as latency), the generator's
+own event-loop lag, and the server log's warnings. ``--json`` prints the report
+as JSON. No figure is typed in here: every run prints its own.
 
-Measured on the project's 2-core VM (server, load generator and nothing else busy), 1000
-players in 250 rooms of four, person-like pace, 30 s: about 177 actions/s, pick to all four
-players p50 3-4 ms, p99 10-14 ms, max 30-50 ms, no errors; 150 s with ``--rounds single``:
-288 whole games played to the end, p99 10.6 ms. Faster players (``--speed 8``: 1024
-actions/s) keep p99 at 34 ms with the server at 79% of a core; ``--speed 12`` (1321/s) at
-37 ms with both cores nearly full. While other heavy work shares the machine (load average
-5-9) p99 rises to 0.2-1.4 s; the server then logs slow commits.
+Its own servers get limits fit for the load (``SETGAME_ROOMS_PER_MINUTE`` and
+``SETGAME_ROOMS_BURST``, so that one address may create every room), and rooms
+are created a few at a time, so that thousands of players neither hit the
+public server's room-creation rate nor wait out a connection pool.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import itertools
 import json
 import multiprocessing
 import os
@@ -55,6 +58,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
 
@@ -107,10 +113,28 @@ class Server:
         return self.log.read_text(errors="replace").splitlines()
 
 
+#: The limits of the benchmark's own server: one address creates every room.
+SERVER_ENV = {"SETGAME_ROOMS_PER_MINUTE": "1000000", "SETGAME_ROOMS_BURST": "1000000"}
+
+
+def memory_mb(pid: int) -> tuple[float, float] | None:
+    """(resident, peak resident) memory of a process in MiB, from /proc (Linux); else None."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    sizes = {
+        line.split(":")[0]: int(line.split()[1]) / 1024
+        for line in status.splitlines()
+        if line.startswith(("VmRSS:", "VmHWM:"))
+    }
+    return round(sizes.get("VmRSS", 0.0), 1), round(sizes.get("VmHWM", 0.0), 1)
+
+
 @contextmanager
-def server_process(db: Path, log: Path) -> Iterator[Server]:
-    """Run the game server in a subprocess on a free loopback port; yield it."""
-    port = free_port()
+def server_process(db: Path, log: Path, port: int | None = None) -> Iterator[Server]:
+    """Run the game server in a subprocess on loopback (``port``, or a free one); yield it."""
+    port = port or free_port()
     command = [
         sys.executable,
         "-m",
@@ -124,11 +148,24 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
         "--log-level",
         "warning",
     ]
-    base = f"http://127.0.0.1:{port}"
+    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/api/health")
+
+
+@contextmanager
+def bare_process(log: Path, port: int | None = None) -> Iterator[Server]:
+    """Run the bare uvicorn broadcast stack (the baseline) in a subprocess; yield it."""
+    port = port or free_port()
+    script = Path(__file__).resolve().parent / "bare_broadcast.py"
+    command = [sys.executable, str(script), "--port", str(port)]
+    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/")
+
+
+def _subprocess(command: list[str], base: str, log: Path, health: str) -> Iterator[Server]:
+    env = {**os.environ, **SERVER_ENV}
     with log.open("wb") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
-            _wait_up(base, proc, log)
+            _wait_up(base + health, proc, log)
             yield Server(base, proc.pid, log)
         finally:
             proc.terminate()
@@ -139,18 +176,18 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
                 proc.wait()
 
 
-def _wait_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+def _wait_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()[-2000:]}")
         try:
-            if httpx.get(base + "/api/health", timeout=1, trust_env=False).status_code == 200:
+            if httpx.get(url, timeout=1, trust_env=False).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"server did not answer at {base}: {log.read_text()[-2000:]}")
+    raise RuntimeError(f"server did not answer at {url}: {log.read_text()[-2000:]}")
 
 
 # --- one process of simulated players ---------------------------------------------------------
@@ -179,6 +216,7 @@ class Stats:
     wall: float = 0.0  # connect + play + grace, the span the CPU figures cover
     load_cpu: float = 0.0  # CPU seconds of the load generator(s)
     server_cpu: float | None = None  # CPU seconds of the server over the same span
+    server_memory: tuple[float, float] | None = None  # server's (RSS, peak RSS) MiB at the end
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
     server_warnings: list[str] = field(default_factory=list)  # from the server's log
     server_errors: list[str] = field(default_factory=list)
@@ -440,15 +478,146 @@ def _play_process(base: str, room_ids: list[str], spare: str, opts: Options) -> 
     return asyncio.run(play(base, room_ids, spare, opts))
 
 
+# --- the baseline: the same players on the bare broadcast stack -----------------------------
+
+
+async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) -> Stats:
+    """Connect ``opts.room_size`` sockets to each room of the bare stack; each sends
+    actions at random (Poisson) times, ``rate`` actions/s in all; each action's latency
+    runs until every socket of its room has the update."""
+    stats = Stats()
+    cpu, wall = time.process_time(), time.monotonic()
+    gate = asyncio.Semaphore(opts.connect_concurrency)
+    sockets: list[tuple[ClientConnection, str]] = []
+    pending: dict[str, dict[int, tuple[float, list[float]]]] = {room: {} for room in room_ids}
+
+    async def connect(room: str) -> None:
+        async with gate:
+            try:
+                ws = await ws_connect(
+                    base.replace("http://", "ws://", 1) + "/ws/" + room,
+                    proxy=None,
+                    compression=opts.compression,
+                    ping_interval=opts.keepalive,
+                    open_timeout=30,
+                    max_size=2**20,
+                )
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                stats.errors[f"connect: {type(exc).__name__}"] += 1
+                return
+            sockets.append((ws, room))
+            stats.connected += 1
+
+    await asyncio.gather(*(connect(r) for r in room_ids for _ in range(opts.room_size)))
+    gc.freeze()
+    gc.disable()
+    begun = time.monotonic()
+    stats.begun = time.perf_counter()
+    stop = begun + opts.seconds
+    each = rate / max(1, len(sockets))
+    numbers = itertools.count()
+
+    async def reader(ws: ClientConnection, room: str) -> None:
+        waiting = pending[room]
+        with contextlib.suppress(ConnectionClosed):
+            async for text in ws:
+                at = time.perf_counter()
+                number = json.loads(text).get("id")
+                entry = waiting.get(number)
+                if entry is not None:
+                    entry[1].append(at)
+                    if len(entry[1]) == opts.room_size:
+                        stats.latencies.append(max(entry[1]) - entry[0])
+                        stats.sent_at.append(entry[0])
+                        del waiting[number]
+
+    async def sender(ws: ClientConnection, room: str, rng: random.Random) -> None:
+        while True:
+            delay = rng.expovariate(each) if each > 0 else opts.seconds
+            await asyncio.sleep(min(delay, max(0.0, stop - time.monotonic())))
+            if time.monotonic() >= stop:
+                return
+            number = next(numbers)
+            pending[room][number] = (time.perf_counter(), [])
+            stats.actions += 1
+            stats.picks += 1
+            await ws.send(json.dumps({"id": number}))
+
+    readers = [asyncio.create_task(reader(ws, room)) for ws, room in sockets]
+    senders = (sender(ws, room, random.Random(i)) for i, (ws, room) in enumerate(sockets))
+    for result in await asyncio.gather(*senders, return_exceptions=True):
+        if isinstance(result, BaseException):
+            stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
+    stats.seconds = time.monotonic() - begun
+    gc.enable()
+    gc.unfreeze()
+    grace = time.monotonic() + 2.0
+    while any(pending.values()) and time.monotonic() < grace:
+        await asyncio.sleep(0.05)
+    stats.unfinished = sum(len(waiting) for waiting in pending.values())
+    await asyncio.gather(*(ws.close() for ws, _ in sockets))
+    await asyncio.gather(*readers, return_exceptions=True)
+    stats.load_cpu, stats.wall = time.process_time() - cpu, time.monotonic() - wall
+    return stats
+
+
+def _bare_process(base: str, room_ids: list[str], opts: Options, rate: float) -> Stats:
+    return asyncio.run(bare_play(base, room_ids, opts, rate))
+
+
+def _load_bare(
+    server: Server, players: int, opts: Options, processes: int, rate: float
+) -> dict[str, Any]:
+    """The bare stack under the same players at ``rate`` actions/s: its figures."""
+    rooms = [f"r{i}" for i in range(max(1, players // opts.room_size))]
+    slices = [rooms[i::processes] for i in range(processes)]
+    cpu_before = None if server.pid is None else cpu_seconds(server.pid)
+    jobs = [(server.url, part, opts, rate / processes) for part in slices]
+    total = merge(_in_processes(_bare_process, jobs))
+    cpu_after = None if server.pid is None else cpu_seconds(server.pid)
+    if cpu_before is not None and cpu_after is not None:
+        total.server_cpu = cpu_after - cpu_before
+    memory = None if server.pid is None else memory_mb(server.pid)
+    return {
+        "connected": total.connected,
+        "seconds": round(total.seconds, 1),
+        "actions": total.actions,
+        "actions_per_second": round(total.actions / total.seconds, 1) if total.seconds else 0.0,
+        "pick_to_all_latency": _summary(total.latencies),
+        "errors": dict(total.errors),
+        "error_count": sum(total.errors.values()) + total.unfinished,
+        "unfinished": total.unfinished,
+        "server_cpu_percent": _percent(total.server_cpu, total.wall),
+        "server_rss_mb": None if memory is None else memory[0],
+        "server_peak_rss_mb": None if memory is None else memory[1],
+        "load_cpu_percent": _percent(total.load_cpu, total.wall),
+    }
+
+
+def _in_processes(target: Any, jobs: list[tuple[Any, ...]]) -> list[Stats]:
+    """``target(*job)`` for each job: here for one job, else one process each."""
+    if len(jobs) == 1:
+        return [target(*jobs[0])]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(len(jobs)) as pool:
+        return list(pool.starmap(target, jobs))
+
+
 # --- the run ---------------------------------------------------------------------------------
 
 
 async def _make_rooms(base: str, count: int, opts: Options) -> list[str]:
+    """Create ``count`` rooms, a few requests at a time (each is a commit on the server)."""
     settings = {"deck": opts.deck, "rounds": opts.rounds, "public": False}
-    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
-        return list(
-            await asyncio.gather(*(create_room(base, http=http, **settings) for _ in range(count)))
-        )
+    gate = asyncio.Semaphore(16)
+    limits = httpx.Limits(max_connections=16)
+
+    async def one(http: httpx.AsyncClient) -> str:
+        async with gate:
+            return await create_room(base, http=http, **settings)
+
+    async with httpx.AsyncClient(trust_env=False, timeout=60, limits=limits) as http:
+        return list(await asyncio.gather(*(one(http) for _ in range(count))))
 
 
 async def _idle_pings(base: str, room_id: str, count: int = 40) -> list[float]:
@@ -467,18 +636,37 @@ def run(
     processes: int,
     url: str | None = None,
     db_dir: str | None = None,
+    port: int | None = None,
+    bare: bool = True,
 ) -> dict[str, Any]:
-    """Start a server (unless ``url`` names a running one), load it, return the report.
+    """Start a server (unless ``url`` names a running one), load it, then (with ``bare``)
+    the bare broadcast stack at the same players and rate; return the report.
 
     The server's SQLite file goes into a new temporary directory (under ``db_dir`` if given,
-    e.g. ``/dev/shm`` to take the disk out of the measurement)."""
-    if url is not None:
-        return _load(Server(url), players, opts, processes)
-    with (
-        tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp,
-        server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as server,
-    ):
-        return _load(server, players, opts, processes)
+    e.g. ``/dev/shm`` to take the disk out of the measurement). ``port``: the game server's
+    port (the bare stack takes the next one); default: free ports."""
+    with tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp:
+        if url is not None:
+            result = _load(Server(url), players, opts, processes)
+        else:
+            with server_process(Path(tmp) / "load.db", Path(tmp) / "server.log", port) as server:
+                result = _load(server, players, opts, processes)
+        if bare:
+            rate = result["actions_per_second"]
+            with bare_process(Path(tmp) / "bare.log", port and port + 1) as server:
+                result["bare"] = _load_bare(server, players, opts, processes, rate)
+            result.update(_ratios(result))
+    return result
+
+
+def _ratios(result: dict[str, Any]) -> dict[str, float | None]:
+    """The game server's pick latency over the bare stack's, at p50 and p99."""
+    ours, bare = result["pick_to_all_latency"], result["bare"]["pick_to_all_latency"]
+    out: dict[str, float | None] = {}
+    for key in ("p50", "p99"):
+        a, b = ours[f"{key}_ms"], bare[f"{key}_ms"]
+        out[f"{key}_ratio_to_bare"] = round(a / b, 2) if a and b else None
+    return out
 
 
 def _load(server: Server, players: int, opts: Options, processes: int) -> dict[str, Any]:
@@ -490,15 +678,8 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
     slices = [rooms[i::processes] for i in range(processes)]
     cpu_before = None if server.pid is None else cpu_seconds(server.pid)
     machine_before = machine_busy()
-    if processes == 1:
-        parts = [_play_process(base, slices[0], spares[0], opts)]
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            parts = pool.starmap(
-                _play_process, [(base, s, spares[i], opts) for i, s in enumerate(slices)]
-            )
-    total = merge(parts)
+    jobs = [(base, part, spares[i], opts) for i, part in enumerate(slices)]
+    total = merge(_in_processes(_play_process, jobs))
     lines = server.log_lines()
     total.server_warnings = [line for line in lines if "WARNING" in line]
     total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
@@ -507,6 +688,7 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
     cpu_after = None if server.pid is None else cpu_seconds(server.pid)
     if cpu_before is not None and cpu_after is not None:
         total.server_cpu = cpu_after - cpu_before
+    total.server_memory = None if server.pid is None else memory_mb(server.pid)
     machine_after = machine_busy()
     if machine_before is not None and machine_after is not None:
         busy = machine_after[0] - machine_before[0]
@@ -609,6 +791,8 @@ def report(
         "unfinished_picks": stats.unfinished,
         "load_cpu_percent": _percent(stats.load_cpu, stats.wall),
         "server_cpu_percent": _percent(stats.server_cpu, stats.wall),
+        "server_rss_mb": None if stats.server_memory is None else stats.server_memory[0],
+        "server_peak_rss_mb": None if stats.server_memory is None else stats.server_memory[1],
         "machine_busy_percent": None
         if stats.machine_cpu is None
         else round(100 * stats.machine_cpu, 1),
@@ -655,8 +839,30 @@ def show(result: dict[str, Any]) -> str:
         f"load generator {result['load_cpu_percent']} (connect + play); all cores "
         f"{result['machine_busy_percent']}% busy (anyone's work), "
         f"load average {result['load_average_1min']}",
+        f"server memory       RSS {result['server_rss_mb']} MiB, "
+        f"peak {result['server_peak_rss_mb']} MiB",
     ]
+    if "bare" in result:
+        lines += _show_bare(result)
     return "\n".join(lines)
+
+
+def _show_bare(result: dict[str, Any]) -> list[str]:
+    bare = result["bare"]
+    pick = bare["pick_to_all_latency"]
+    return [
+        f"BASELINE bare stack {bare['connected']} players, {bare['actions']} actions = "
+        f"{bare['actions_per_second']} actions/s over {bare['seconds']} s "
+        "(uvicorn + websockets, a broadcast per action, no game, no database)",
+        f"bare: action -> all p50 {pick['p50_ms']} ms  p99 {pick['p99_ms']} ms  "
+        f"max {pick['max_ms']} ms  (n={pick['count']}); errors {bare['error_count']} "
+        f"{bare['errors']}",
+        f"bare: server        CPU {bare['server_cpu_percent']}% of one core, "
+        f"RSS {bare['server_rss_mb']} MiB (peak {bare['server_peak_rss_mb']}); "
+        f"load generator {bare['load_cpu_percent']}%",
+        f"RATIO to bare       pick p50 {result['p50_ratio_to_bare']}x, "
+        f"p99 {result['p99_ratio_to_bare']}x (target: p99 at most 3x)",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -670,6 +876,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
+    parser.add_argument(
+        "--port", type=int, help="port of its own server (the bare stack takes the next one)"
+    )
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare-stack baseline")
     parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
@@ -692,9 +902,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--speed must be positive, got {args.speed!r}")
     opts.reaction = (opts.reaction[0] / args.speed, opts.reaction[1] / args.speed)
     opts.pick_delay = (opts.pick_delay[0] / args.speed, opts.pick_delay[1] / args.speed)
-    result = run(args.players, opts, args.processes, args.url, args.db_dir)
+    if args.port is not None and not 1 <= args.port < 65535:
+        parser.error(f"--port must be 1-65534, got {args.port!r}")
+    result = run(
+        args.players, opts, args.processes, args.url, args.db_dir, args.port, not args.no_bare
+    )
     print(json.dumps(result, indent=2) if args.json else show(result))
-    return 0 if result["error_count"] == 0 else 1
+    errors = result["error_count"] + result.get("bare", {}).get("error_count", 0)
+    return 0 if errors == 0 else 1
 
 
 if __name__ == "__main__":

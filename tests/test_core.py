@@ -33,6 +33,7 @@ from setgame.cards import (
     parse_cards,
     parse_deck,
 )
+from setgame.i18n import flaw_text
 from setgame.sets import (
     Flaw,
     _as_bytes,
@@ -104,7 +105,10 @@ def test_r02_bad_cards_are_refused_with_the_input() -> None:
     assert str(err.value) == "a card is four characters such as '2RTD', not 30"
     with pytest.raises(CardError) as err:
         parse_card("2RTX")
-    assert str(err.value).startswith("not a card: '2RTX' (expected number 1-3, color R/G/P")
+    assert str(err.value) == (
+        "not a card: '2RTX' (expected number 1-3, color R/G/P, shading S/T/O, shape D/O/S, "
+        "e.g. '2RTD')"
+    )
 
 
 def test_r02_describe_in_english() -> None:
@@ -247,7 +251,9 @@ def test_r04_explain_names_each_two_and_one_attribute() -> None:
     a, b, c = parse_card("1RSD"), parse_card("1RSO"), parse_card("2GSO")
     flaws = explain(a, b, c)
     assert flaws == [Flaw(NUMBER, 0, 1), Flaw(COLOR, 0, 1), Flaw(SHAPE, 1, 0)]
-    assert str(flaws[1]) == flaws[1].text("en") == "two are red, one is green"
+    assert str(flaws[1]) == flaws[1].text() == "two are red, one is green"
+    russian = flaw_text(flaws[1], "ru")  # the words belong to the catalog; the language is passed
+    assert flaws[1].text("ru") == russian != flaw_text(flaws[1], "en")
     flaw = flaws[1]
     assert (flaw.attribute_name, flaw.common_name, flaw.odd_name) == ("color", "red", "green")
     assert flaws[2].attribute_name == "shape" and flaws[2].odd_name == "diamond"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gamekit import not_a_set, seed_where, started, take_any
-from setgame.cards import card_names
+from setgame.cards import card_names, parse_cards
 from setgame.game import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -135,6 +135,7 @@ def test_actions_json_forms() -> None:
     [
         ({"type": "dance"}, "bad_action", "unknown action type: 'dance'"),
         ({"type": 3}, "bad_action", "unknown action type: 3"),
+        ({"type": ["call"]}, "bad_action", "unknown action type: ['call']"),  # unhashable
         ({}, "bad_action", "unknown action type: None"),
         (
             {"type": "pick", "at": 1, "player": "a", "cards": "1RSD"},
@@ -503,3 +504,194 @@ def test_round_resets_players_and_the_deal_is_the_seeds() -> None:
     one, two = started(seed=5), started(seed=5)
     assert one.table == two.table and started(seed=6).table != one.table
     assert one.sets_on_table() == find_sets(one.table)
+
+
+def test_times_in_the_view_are_rounded_to_milliseconds() -> None:
+    game = started(Settings(pick_seconds=5))
+    game.apply(Call(1.0, "a"))
+    view = game.view("b", now=1.23456)
+    assert view["deadline_in"] == 4.765 and view["clock"] == 1.235
+    game.apply(Tick(6.0))
+    entry_a = game.view("b", now=6.00004)["players"][0]
+    assert entry_a["cooldown_until"] == 11.0 and entry_a["cooldown_in"] == 5.0
+    assert game.cooldown_end("a", 10.9) == 11.0 and game.cooldown_end("a", 11.0) is None
+    assert game.cooldown_end("a") == 11.0
+
+
+def test_leaving_events_in_full() -> None:
+    game = seed_where(lambda g: has_set(g.table), players=("a", "b", "c"))
+    game.apply(Call(1, "a"))
+    assert game.apply(Leave(1.5, "a")) == [
+        {"type": "left", "at": 1.5, "player": "a"},
+        {"type": "call_cancelled", "at": 1.5, "player": "a"},
+    ]
+    game = seed_where(lambda g: not has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.players["b"].sets = 1  # b holds a point (as if it had found a set)
+    game.apply(NoSet(1, "b"))
+    game.apply(NoSet(1, "c"))
+    events = game.apply(Leave(2, "a"))  # the last vote missing leaves: three more cards
+    assert [e["type"] for e in events] == ["left", "cards_added"]
+    assert events[1]["at"] == 2 and events[1]["why"] == "vote"
+    game.apply(NoSet(3, "b"))
+    game.apply(Call(4, "c"))
+    game.apply(Pick(4.5, "c", not_a_set(game.table)))  # c locked; b declared
+    game.apply(Leave(5, "b"))
+    assert game.view()["no_set_votes"] == []  # a departed seat does not vote
+    assert game.view()["players"][0] == entry("b", present=False, score=1, sets=1, total=1)
+
+
+def test_away_completes_a_vote_at_its_time() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b", "c"))
+    game.apply(NoSet(1, "a"))
+    game.apply(NoSet(1, "b"))
+    events = game.apply(Away(2.5, "c", True))
+    assert events[1]["type"] == "cards_added" and events[1]["at"] == 2.5
+
+
+def test_match_over_when_the_last_dealer_leaves_at_its_time() -> None:
+    game = seed_where(lambda g: has_set(g.table), players=("a", "b"))
+    at = 1.0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "a", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+    events = game.apply(Leave(at + 1, "b"))
+    assert events[1] == {"type": "match_over", "at": at + 1, **game.result()}
+    assert game.view(now=at + 50)["clock"] == at + 1
+
+
+def test_solo_seconds_run_from_the_first_deal_to_the_end() -> None:
+    game = Game(Settings(mode="solo"), seed=1)
+    game.apply(Join(0, "me", "Me"))
+    game.apply(Start(10.5, "me"))
+    at = 10.5
+    while game.phase == "playing":
+        at += 1.00001
+        sets = find_sets(game.table)
+        game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+    assert game.result()["solo"]["seconds"] == round(at - 10.5, 3) != at - 10.5
+
+
+def test_solo_every_set_among_the_last_12_cancels_one_penalty() -> None:
+    for seed in range(50):
+        game = started(Settings(mode="solo"), seed=seed, players=("me",))
+        game.apply(NoSet(0.5, "me"))  # one penalty at the start
+        at = 1.0
+        while game.phase == "playing":
+            at += 1
+            sets = find_sets(game.table)
+            game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+        solo = game.result()["solo"]
+        if solo["cancelled"] >= 2:
+            break
+    else:
+        raise AssertionError("no seed found")
+    assert solo["cancelled"] >= 2 and solo["won"] is (solo["cancelled"] >= solo["penalties"])
+
+
+def test_wrong_calls_are_counted() -> None:
+    game = started(Settings(pick_seconds=2))
+    game.apply(Call(1, "a"))
+    game.apply(Pick(1.5, "a", not_a_set(game.table)))
+    game.apply(Call(4, "a"))
+    game.apply(Tick(6))
+    assert game.players["a"].wrong == 2 and game.view()["players"][0]["wrong"] == 2
+
+
+def test_lockout_events_and_flags_in_full() -> None:
+    game = seed_where(lambda g: not has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    game.apply(NoSet(1, "a"))
+    game.apply(Call(2, "a"))  # a declared no set, then calls and errs: the vote is withdrawn
+    game.apply(Pick(2.5, "a", not_a_set(game.table)))
+    assert game.players["a"].declared is False and game.view()["no_set_votes"] == []
+    game.apply(NoSet(3, "b"))
+    game.apply(NoSet(3, "c"))  # b and c: everyone not locked out -> three cards
+    assert len(game.table) == 15
+    assert all(e["declared"] is False for e in game.view()["players"])
+    game.apply(NoSet(4, "b"))
+    game.apply(Call(5, "c"))
+    events = game.apply(Pick(5.5, "c", not_a_set(game.table)))  # c locked: b's vote completes
+    assert [e["type"] for e in events] == ["wrong_call", "cards_added"]
+    assert events[1]["at"] == 5.5 and len(game.table) == 18
+    game.apply(Call(20, "b"))
+    events = game.apply(Pick(20.5, "b", not_a_set(game.table)))  # everyone locked out
+    assert events[-1] == {"type": "lockouts_lifted", "at": 20.5, "reason": "all_locked"}
+    assert all(e["locked"] is False for e in game.view()["players"])
+
+
+def test_nobody_here_deals_nothing() -> None:
+    game = seed_where(lambda g: not has_set(g.table), players=("a", "b"))
+    assert game.apply(Away(1, "a", True)) == [{"type": "away", "at": 1, "player": "a"}]
+    assert game.apply(Away(2, "b", True)) == [{"type": "away", "at": 2, "player": "b"}]
+    assert len(game.table) == 12
+
+
+def test_cards_not_on_the_table_are_named_when_they_are_cards() -> None:
+    game = seed_where(lambda g: 0 not in g.table and 80 not in g.table)
+    game.apply(Call(1, "a"))
+    table = game.table
+    assert error(game, Pick(1, "a", (0, 80, table[0]))) == (
+        "not_on_table",
+        "not on the table: ['1RSD', '3POS']",
+    )
+    assert error(game, Pick(1, "a", (81, -1, table[0]))) == (
+        "not_on_table",
+        "not on the table: [81, -1]",
+    )
+
+
+def test_a_new_round_starts_every_player_afresh() -> None:
+    game = seed_where(lambda g: has_set(g.table), Settings(pick_seconds=2), ("a", "b"))
+    game.apply(Call(1, "a"))
+    game.apply(Tick(3))  # a cooling down
+    at = 5.0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "b", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+    game.apply(Start(at + 1, "a"))
+    entries = game.view("a", now=at + 1)["players"]
+    assert [(e["locked"], e["declared"], e["sets"], e["wrong"]) for e in entries] == [
+        (False, False, 0, 0),
+        (False, False, 0, 0),
+    ]
+    assert game.players["a"].cooldown_until is None and game.players["a"].misses == 0
+
+
+def test_auto_deals_at_the_time_of_the_deal() -> None:
+    for seed in range(400):
+        game = Game(Settings(no_set="auto"), seed=seed)
+        game.apply(Join(0, "a", "A"))
+        events = game.apply(Start(2.5, "a"))
+        if len(events) > 1:
+            break
+    assert [e["type"] for e in events[:2]] == ["round_started", "cards_added"]
+    assert events[1]["at"] == 2.5 and events[1]["why"] == "auto"
+
+
+def test_solo_request_deals_at_its_time() -> None:
+    game = started(Settings(mode="solo"), players=("me",))
+    events = game.apply(NoSet(1.25, "me"))
+    assert [(e["type"], e["at"]) for e in events] == [
+        ("more_cards_asked", 1.25),
+        ("cards_added", 1.25),
+    ]
+
+
+def test_auto_deals_again_and_again_until_a_set_lies_on_the_table() -> None:
+    game = started(Settings(no_set="auto", rounds="single"), 237, ("a",))  # found by search
+    at, events = 0.0, []
+    while len(game.table) < 18:
+        at += 1
+        game.apply(Call(at, "a"))
+        events = game.apply(Pick(at + 0.5, "a", find_sets(game.table)[0]))
+    assert [e["type"] for e in events] == ["set_taken", "cards_added", "cards_added"]
+    first, second = events[1], events[2]
+    assert first["deck"] == second["deck"] + 3 and first["table"] == second["table"][:15]
+    assert not has_set(parse_cards(first["table"][:12])) and has_set(game.table)

@@ -255,7 +255,6 @@ class _State:
     holder: str | None = None
     deadline: float | None = None
     started_at: float | None = None  # the match's first deal
-    round_started_at: float | None = None
     ended_at: float | None = None
     last_at: float = float("-inf")
 
@@ -507,8 +506,8 @@ class Game:
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if s.phase == "lobby" or not (p.sets or p.penalties or p.total):
-            # nothing to keep: a seat without points leaves no trace (bounded state)
+        if not (p.sets or p.penalties or p.total):
+            # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
         else:  # R13-R14: the points stay in the match; the seat shows as departed
@@ -546,7 +545,6 @@ class Game:
         s.stock = stock
         s.phase = "playing"
         s.holder = s.deadline = None
-        s.round_started_at = at
         for p in self.players.values():
             p.sets = p.wrong = p.penalties = p.cancelled = p.misses = 0
             p.locked = p.declared = False
@@ -748,7 +746,7 @@ class Game:
     def _add_cards(self, at: float, why: str) -> list[Event]:
         s = self._s
         # R11: the rulebooks deal even when a set was there; the players are told which
-        missed = find_sets(s.table)[:1]
+        missed = find_sets(s.table)
         new = [s.stock.pop() for _ in range(3)]
         s.table.extend(new)
         lift = self.settings.lockout_lift == "set_or_cards"  # 003: also on added cards

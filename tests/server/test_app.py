@@ -188,6 +188,22 @@ async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
     assert response.status_code == 404 and "'xx'" in response.json()["message"]
 
 
+async def test_ui_strings_are_served_from_the_catalog(http: httpx.AsyncClient) -> None:
+    from setgame import catalog
+
+    for lang in catalog.LANGUAGES:
+        response = await http.get(f"/i18n/{lang}.json")
+        assert response.status_code == 200 and response.headers["content-language"] == lang
+        assert "max-age" in response.headers["cache-control"]
+        body = response.json()
+        assert body == catalog.web_messages(lang)
+        assert body["messages"]["room.call"] and len(body["messages"]["res.sets.one"]) >= 2
+    for bad in ("xx.json", "en.js", "en", "ru.json.json", ".json", "e" * 5000):
+        response = await http.get(f"/i18n/{bad}")
+        assert response.status_code == 404, bad
+        assert response.json()["code"] == "no_language", bad
+
+
 async def test_schema_in_docs_is_current(http: httpx.AsyncClient) -> None:
     block = re.search(r"## Message schemas.*?```json\n(.*?)```", DOCS.read_text(), re.S)
     assert block is not None
@@ -521,13 +537,34 @@ async def test_endless_garbage_closes_1003(http: Any, sockets: Any) -> None:
 
 @pytest.mark.slow
 async def test_room_creation_is_rate_limited_per_address(fresh_server: Any) -> None:
-    from setgame.server.app import ROOMS_BURST
+    from setgame.server.limits import Limits
 
+    burst = Limits().rooms_burst
     async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False) as client:
         statuses = []
-        for _ in range(ROOMS_BURST + 10):
+        for _ in range(burst + 10):
             statuses.append((await client.post("/api/rooms", content=b"")).status_code)
-    assert statuses.count(201) >= ROOMS_BURST and statuses[-1] == 429
+    assert statuses.count(201) >= burst and statuses[-1] == 429
+
+
+async def test_room_creation_limits_come_from_the_environment(tmp_path: Path) -> None:
+    from setgame.server import create_app
+    from setgame.server.limits import LimitError, Limits
+
+    limits = Limits.from_env({"SETGAME_ROOMS_BURST": "3", "SETGAME_ROOMS_PER_MINUTE": "0.5"})
+    assert (limits.rooms_burst, limits.rooms_per_minute) == (3, 0.5)
+    with pytest.raises(LimitError, match="'many'"):
+        Limits.from_env({"SETGAME_ROOMS_BURST": "many"})
+    with pytest.raises(LimitError, match="'0'"):
+        Limits.from_env({"SETGAME_ROOMS_BURST": "0"})
+    app = create_app(tmp_path / "l.db", limits=limits)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        statuses = [(await client.post("/api/rooms", content=b"")).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
 
 
 async def test_a_crowded_room_refuses_more_connections(http: Any, live_server: Any) -> None:

@@ -7,9 +7,11 @@ with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import html
 import ipaddress
+import json
 import re
 import socket
 from collections.abc import AsyncIterator
@@ -23,11 +25,12 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from setgame import i18n
+from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.limits import Limits
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import TokenBucket, websocket_endpoint
@@ -37,8 +40,6 @@ from setgame.sets import Flaw
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
-ROOMS_PER_MINUTE: Final = 120
-ROOMS_BURST: Final = 500
 
 
 # --- language ---------------------------------------------------------------
@@ -227,14 +228,15 @@ async def create_room(request: Request) -> Response:
 
 
 def _creation_allowed(request: Request) -> bool:
-    """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
+    """A token bucket per client address (limits ``rooms_per_minute``, ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
     host = request.client.host if request.client else "?"
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
             buckets.clear()
-        bucket = buckets[host] = TokenBucket(ROOMS_PER_MINUTE / 60, ROOMS_BURST)
+        limits: Limits = request.app.state.limits
+        bucket = buckets[host] = TokenBucket(limits.rooms_per_minute / 60, limits.rooms_burst)
     return bucket.take()
 
 
@@ -281,6 +283,25 @@ async def words(request: Request) -> Response:
     if lang not in i18n.LANGUAGES:
         return _error(404, "no_language", f"unknown language: {lang!r}")
     return JSONResponse(words_of(lang))
+
+
+async def messages(request: Request) -> Response:
+    """``/i18n/<lang>.json``: the web client's messages, from the compiled gettext catalog."""
+    lang, dot, ext = str(request.path_params["name"]).partition(".")
+    if lang not in i18n.LANGUAGES or (dot, ext) != (".", "json"):
+        return _error(404, "no_language", f"unknown language: {request.path_params['name']!r}")
+    body = _messages_json(lang)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=300", "Content-Language": lang},
+    )
+
+
+@functools.cache
+def _messages_json(lang: str) -> bytes:
+    """Built once per process: the catalogs change only with a new release."""
+    return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
 
 
 def words_of(lang: str) -> dict[str, Any]:
@@ -331,15 +352,22 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
+        Route("/i18n/{name}", messages),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
 
 
 def build(
-    storage: Storage, *, web: Path = WEB, restore: bool = True, bind_host: str | None = None
+    storage: Storage,
+    *,
+    web: Path = WEB,
+    restore: bool = True,
+    limits: Limits | None = None,
+    bind_host: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
+    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables);
     ``bind_host`` is the address the server listens on (for the rooms' share links)."""
 
     @contextlib.asynccontextmanager
@@ -362,4 +390,5 @@ def build(
     app.state.web = web
     app.state.bind_host = bind_host
     app.state.creators = {}
+    app.state.limits = limits if limits is not None else Limits.from_env()
     return app

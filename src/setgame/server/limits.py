@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 ENV_PREFIX = "SETGAME_"
@@ -27,6 +27,15 @@ class Limits:
     """The server's limits; the defaults suit a public server on a small machine."""
 
     # -- the edge: connections, request bodies, sockets -----------------------------------
+
+    rooms_per_minute: float = field(
+        default=120.0,
+        metadata={"min": 0.1, "max": 1e6, "doc": "rooms one address may create per minute"},
+    )
+    rooms_burst: int = field(
+        default=500,
+        metadata={"min": 1, "max": 1_000_000, "doc": "rooms one address may create at once"},
+    )
 
     # -- rooms, players and storage --------------------------------------------------------
 

@@ -60,7 +60,7 @@ class QuitScreen(ModalScreen[bool]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(tr("quit?", self.lang), id="quit-box")
+        yield Static(tr("Leave the game? (y/n)", self.lang), id="quit-box")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -114,7 +114,7 @@ class SetApp(App[None]):
         try:
             await self.session.open(self.clock())
         except ValueError as exc:  # a room that cannot be reached: say why, let q leave
-            self.say(tr("disconnected", self.lang, reason=str(exc)), warning=True)
+            self.say(tr("Connection lost: {reason}", self.lang, reason=str(exc)), warning=True)
             return
         self.refresh_game()
         self.set_interval(self.poll_seconds, self.refresh_game)
@@ -182,10 +182,12 @@ class SetApp(App[None]):
     def _explain_no_pick(self, view: dict[str, Any]) -> None:
         holder = view.get("holder")
         if holder is None:
-            self.say(tr("call_first", self.lang), warning=True)
+            self.say(tr("Press Space to call SET first", self.lang), warning=True)
             return
         names = {p["id"]: p.get("name") for p in view.get("players", [])}
-        self.say(tr("board_held", self.lang, name=names.get(holder, holder)), warning=True)
+        self.say(
+            tr("{name} holds the board", self.lang, name=names.get(holder, holder)), warning=True
+        )
 
     async def action_call(self) -> None:
         """Call SET (multiplayer): hold the board, then pick three cards in time."""
@@ -206,14 +208,16 @@ class SetApp(App[None]):
     async def action_hint(self) -> None:
         """Practice: show one more card of a set on the table."""
         if self.view.get("mode") != "practice":
-            self.say(tr("no_hints", self.lang), warning=True)
+            self.say(tr("Hints are for practice games", self.lang), warning=True)
             return
         cards = await self._act(self.session.hint(self.clock()))
         if cards is None:
             return
         self.hinted = set(cards)
         self.say(
-            tr("hint", self.lang, cards=" ".join(cards)) if cards else tr("hint_none", self.lang)
+            tr("Hint: {cards}", self.lang, cards=" ".join(cards))
+            if cards
+            else tr("No set on the table: press n for three more cards", self.lang)
         )
         self.refresh_game()
 
@@ -226,6 +230,13 @@ class SetApp(App[None]):
             await self._act(self.session.again(self.clock()))
             self.hinted, self.selected = set(), []
         self.refresh_game()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit (Textual's rule): say how to leave, in the player's language."""
+        self.notify(
+            tr("Press q to leave the game.", self.lang),
+            title=tr("Do you want to quit?", self.lang),
+        )
 
     def action_quit_game(self) -> None:
         """Ask, then leave."""
@@ -244,5 +255,8 @@ class SetApp(App[None]):
         try:
             return await action
         except ValueError as exc:
-            self.say(error_message(getattr(exc, "code", None), str(exc), self.lang), warning=True)
+            self.say(
+                error_message(getattr(exc, "code", None), str(exc), self.lang, self.view),
+                warning=True,
+            )
             return None

@@ -174,6 +174,10 @@ class RemoteSession:
         age = max(0.0, now - self._received)
         left = state.get("deadline_in", state.get("deadline"))
         state["deadline_in"] = None if left is None else max(0.0, float(left) - age)
+        for player in state.get("players") or ():  # each fair-call wait, aged the same way
+            cooling = player.get("cooldown_in")
+            if isinstance(cooling, int | float):
+                player["cooldown_in"] = max(0.0, float(cooling) - age)
         if state.get("clock") is not None and state.get("phase") == "playing":
             state["clock"] = float(state["clock"]) + age
         state["you"] = self._client().player

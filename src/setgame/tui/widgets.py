@@ -19,7 +19,15 @@ from textual.widgets import Static
 
 from setgame.cards import attributes, parse_card
 from setgame.i18n import card_label
-from setgame.tui.strings import format_clock, tr
+from setgame.tui.strings import (
+    HELP_LINES,
+    MODE_NAMES,
+    PHASE_LINES,
+    format_clock,
+    player_name,
+    seconds_text,
+    tr,
+)
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
 GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))
@@ -150,12 +158,6 @@ class TableGrid(Horizontal):
             view.show(code, selected=view.position in selected, hinted=code in hinted)
 
 
-def _player_name(player: Mapping[str, Any], you: str | None, lang: str) -> str:
-    if player.get("id") == you:
-        return tr("you", lang)
-    return str(player.get("name") or player.get("id"))
-
-
 class Scoreboard(Static):
     """Every player's score, the board holder marked, lockouts and no-set votes shown.
 
@@ -182,17 +184,17 @@ def _score_entry(
 ) -> list[tuple[str, str]]:
     pid = player.get("id")
     mark = "▶ " if pid == holder else ""
-    name = _player_name(player, you, lang)
+    name = player_name(player, you, lang)
     style = "bold reverse" if pid == you else "bold"
     if player.get("present") is False:
         style = "dim strike"
-    parts = [(mark + tr("score", lang, name=name, score=player.get("score", 0)), style)]
+    parts = [(mark + tr("{name}: {score}", lang, name=name, score=player.get("score", 0)), style)]
     if round_ > 1 and "total" in player:
         parts.append((f" (Σ {player['total']})", ""))
     if player.get("locked"):
-        parts.append((f" [{tr('locked', lang)}]", "italic"))
+        parts.append((" [" + tr("locked out", lang) + "]", "italic"))
     if player.get("declared"):
-        parts.append((f" [{tr('declared', lang)}]", "italic"))
+        parts.append((" [" + tr("no set?", lang) + "]", "italic"))
     return parts
 
 
@@ -200,15 +202,20 @@ class StatusBar(Static):
     """Mode, cards left in the deck, the clock and the round."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
-        parts = [tr("title", lang) + " · " + tr(f"mode.{view.get('mode', 'solo')}", lang)]
-        parts.append(tr("deck", lang, count=view.get("deck", 0)))
-        parts.append(tr("clock", lang, clock=format_clock(float(view.get("clock") or 0.0))))
+        mode = MODE_NAMES.get(str(view.get("mode")), MODE_NAMES["solo"])
+        parts = [tr("SET", lang) + " · " + tr(mode, lang)]
+        parts.append(tr("Deck: {count}", lang, count=view.get("deck", 0)))
+        parts.append(tr("Time: {clock}", lang, clock=format_clock(float(view.get("clock") or 0.0))))
         if view.get("rounds", 1) > 1:
-            parts.append(tr("round", lang, round=view.get("round", 1), rounds=view["rounds"]))
+            parts.append(
+                tr(
+                    "Round {round}/{rounds}",
+                    lang,
+                    round=view.get("round", 1),
+                    rounds=view["rounds"],
+                )
+            )
         self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
-
-
-_PHASE_LINES: Final = {"lobby": "lobby", "round_over": "round_over", "match_over": "game_over"}
 
 
 class HolderBar(Static):
@@ -219,20 +226,36 @@ class HolderBar(Static):
         phase = view.get("phase", "playing")
         if phase != "playing":
             self.set_class(False, "holding")
-            self.update(Text(tr(_PHASE_LINES.get(phase, "lobby"), lang), no_wrap=True))
+            line = PHASE_LINES.get(phase, PHASE_LINES["lobby"])
+            self.update(Text(tr(line, lang), no_wrap=True))
             return
         if holder is None or deadline is None:
-            mode = view.get("mode", "solo")
+            keys = HELP_LINES.get(view.get("mode", "solo"), HELP_LINES["solo"])
             self.set_class(False, "holding")
-            self.update(Text(tr(f"help.{mode}", lang), no_wrap=True, overflow="ellipsis"))
+            self.update(
+                Text(
+                    tr(keys, lang),
+                    no_wrap=True,
+                    overflow="ellipsis",
+                )
+            )
             return
         self.set_class(True, "holding")
         if holder == view.get("you"):
-            line = tr("your_turn", lang, seconds=float(deadline))
+            line = tr(
+                "You hold the board: pick three cards within {seconds}",
+                lang,
+                seconds=seconds_text(float(deadline), lang),
+            )
         else:
             players = {p.get("id"): p for p in view.get("players", [])}
-            name = _player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
-            line = tr("holds", lang, name=name, seconds=float(deadline))
+            name = player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
+            line = tr(
+                "{name} holds the board: {seconds}",
+                lang,
+                name=name,
+                seconds=seconds_text(float(deadline), lang),
+            )
         self.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
 
 

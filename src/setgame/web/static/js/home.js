@@ -1,7 +1,7 @@
 // The home page: the create-game form (every room setting of docs/protocol.md)
 // and the list of public rooms to join or watch.
 
-import { attributes, el, init, t } from "./common.js";
+import { attributes, el, init, MODES, PHASES, t } from "./common.js";
 
 const form = document.querySelector("#create");
 
@@ -32,6 +32,8 @@ function syncForm() {
     form.elements[name].closest("label").hidden = !multi;
   }
   form.elements.bot_level.closest("label").hidden = !multi || form.elements.bots.value === "0";
+  const lockout = ["lockout", "both"].includes(form.elements.penalty.value);
+  form.elements.lockout_lift.closest("label").hidden = !multi || !lockout;
   form.elements.level_out.value = form.elements.bot_level.value;
 }
 
@@ -51,6 +53,10 @@ function settings() {
       bots: Number(f.bots.value),
       bot_level: Number(f.bot_level.value),
     });
+    // Sent only when it is not the default, the lockout of 002 and 000's option.
+    if (["lockout", "both"].includes(body.penalty) && f.lockout_lift.value !== "set") {
+      body.lockout_lift = f.lockout_lift.value;
+    }
   }
   return body;
 }
@@ -69,7 +75,7 @@ async function create(e) {
     if (!res.ok) throw new Error(data.message || data.error || `HTTP ${res.status}`);
     location.assign(data.url);
   } catch (err) {
-    error.textContent = `${t("home.failed")}: ${err.message}`;
+    error.textContent = [t("home.failed"), err.message].join(": ");
   }
 }
 
@@ -79,9 +85,9 @@ function roomRow(room) {
   return el(
     "tr",
     {},
-    el("td", { text: t(`mode.${room.mode}`) }),
+    el("td", { text: t(MODES[room.mode] ?? "mode.multi") }),
     el("td", { text: (room.players || []).join(", ") || "—" }),
-    el("td", { text: t(`phase.${room.phase}`) }),
+    el("td", { text: t(PHASES[room.phase] ?? "phase.undefined") }),
     el(
       "td",
       { class: "go" },

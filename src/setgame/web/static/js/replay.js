@@ -33,7 +33,7 @@ function show(i) {
   if (!step) return;
   const state = step.state || {};
   renderTable($("#rtable"), state.table || [], { attr: "data-code", keys: false });
-  $("#rdeck").textContent = `${t("room.deck")}: ${state.deck ?? 0}`;
+  $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");
   $("#rscores").replaceChildren(
     ...(state.players || []).map((p) =>
       el(
@@ -116,5 +116,5 @@ try {
   $("#scrub").max = String(Math.max(0, steps.length - 1));
   show(0);
 } catch (err) {
-  $("#rerror").textContent = `${t("replay.failed")}: ${err.message}`;
+  $("#rerror").textContent = [t("replay.failed"), err.message].join(": ");
 }
