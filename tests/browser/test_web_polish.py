@@ -26,6 +26,7 @@ from browser.browserkit import (
     wait_score,
 )
 from setgame import explain, is_set, parse_cards
+from setgame.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 
@@ -206,29 +207,36 @@ def test_players_see_how_many_watch(live_server: str, new_page: Any) -> None:
     expect(ann.locator("#watchers")).to_contain_text("1")
 
 
+# The names of the form's selects whose longest option is wider than the select shows.
+CUT_SELECTS = """() => [...document.querySelectorAll("#create select")].filter((s) => {
+  const probe = document.createElement("span");
+  probe.style.cssText = "position:absolute;white-space:nowrap;font:inherit";
+  s.parentElement.append(probe);
+  const widest = Math.max(...[...s.options].map((o) => {
+    probe.textContent = o.text;
+    return probe.getBoundingClientRect().width;
+  }));
+  probe.remove();
+  return widest + 40 > s.getBoundingClientRect().width;
+}).map((s) => s.name)"""
+
+
 def test_home_form_offers_single_attribute_decks_and_no_penalty_in_practice(
     live_server: str, new_page: Any
 ) -> None:
     page = new_page(viewport={"width": 1440, "height": 900})
+    # every select shows its longest option whole in every language (nothing cut at
+    # 1440 px); a lockout penalty shows the lockout_lift select too (hidden, it measures 0)
+    for lang in LANGUAGES:
+        page.goto(f"{live_server}/?lang={lang}")
+        expect(page.locator("select[name=deck] option")).to_have_count(2 + 12)
+        page.select_option("select[name=penalty]", "lockout")
+        expect(page.locator("select[name=lockout_lift]")).to_be_visible()
+        assert page.evaluate(CUT_SELECTS) == [], lang
     page.goto(f"{live_server}/?lang=de")
     deck = page.locator("select[name=deck]")
     expect(deck.locator("option[value='color=P']")).to_have_text("Farbe: nur lila (27 Karten)")
     expect(deck.locator("option")).to_have_count(2 + 12)
-    # every select shows its longest option whole (nothing cut at 1440 px)
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll("#create select")].filter((s) => {
-          const probe = document.createElement("span");
-          probe.style.cssText = "position:absolute;white-space:nowrap;font:inherit";
-          s.parentElement.append(probe);
-          const widest = Math.max(...[...s.options].map((o) => {
-            probe.textContent = o.text;
-            return probe.getBoundingClientRect().width;
-          }));
-          probe.remove();
-          return widest + 40 > s.getBoundingClientRect().width;
-        }).map((s) => s.name)"""
-    )
-    assert cut == []
     page.select_option("select[name=mode]", "practice")
     expect(page.locator("select[name=penalty]")).to_be_hidden()
     page.select_option("select[name=mode]", "solo")
