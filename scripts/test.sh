@@ -16,6 +16,17 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# axe-core for the accessibility tests, from the npm registry at the version locked in
+# tests/browser/package-lock.json (the tests inject its axe.min.js into the pages).
+if ! command -v npm >/dev/null 2>&1; then
+    echo "== installing npm with apt-get"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+echo "== installing axe-core with npm into tests/browser/node_modules"
+npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+
 echo "== installing setgame with its test dependencies into .venv-test"
 make_venv .venv-test
 PY=.venv-test/bin/python

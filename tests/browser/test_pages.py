@@ -166,10 +166,10 @@ def test_solo_game_to_the_end_then_its_replay(live_server: str, new_page: Any) -
     page.wait_for_url(re.compile(r"/replay/"))
     expect(page.locator("#stepno")).to_contain_text("1 /")
     assert page.locator("[data-card]").count() == 0  # replays use data-code
-    expect(page.locator("#rtable [data-code]")).to_have_count(0)  # step 1: Sol joins
+    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 1: the deal
+    expect(page.locator("#revents")).to_contain_text("Sol")  # with Sol's seat before it
     page.click("[data-step=next]")
     expect(page.locator("#stepno")).to_contain_text("2 /")
-    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 2: the deal
     page.click("[data-step=last]")
     total = (page.text_content("#stepno") or "").split("/")[1].strip()
     expect(page.locator("#stepno")).to_have_text(f"{total} / {total}")

@@ -50,7 +50,7 @@ def serve(
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db, create_db=create_db, limits=limits),
+        create_app(db, create_db=create_db, limits=limits, bind_host=host),
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,

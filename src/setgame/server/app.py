@@ -10,9 +10,11 @@ import contextlib
 import functools
 import gc
 import html
+import ipaddress
 import json
 import logging
 import re
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
@@ -20,12 +22,12 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from setgame import catalog, i18n
-from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
+from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -144,7 +146,58 @@ async def room_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     if await _rooms(request).load(room_id) is None:
         raise HTTPException(404, f"no such room: {room_id!r}")
-    return _page(request, "room", room_id=room_id)
+    bind = request.app.state.bind_host
+    origin, reach = share_origin(request.url.hostname or "", request.url.port, bind, lan_address)
+    return _page(request, "room", room_id=room_id, share_origin=origin, reach=reach)
+
+
+LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+ALL_INTERFACES: Final = frozenset({"0.0.0.0", "::", ""})
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def share_origin(host: str, port: int | None, bind: str | None, lan: Any) -> tuple[str, str]:
+    """The origin to put in a room's share link, and how far it reaches (``local``: this
+    machine only, ``lan``: other machines too, ``""``: as the page was opened).
+
+    A page opened on a loopback address of a server bound to all interfaces gets the
+    machine's network address (``lan()``), so the link works for friends on other machines;
+    a server bound to loopback only is reachable from this machine alone, and the page
+    says how to open it to others (``setgame serve --host 0.0.0.0``)."""
+    if not _is_loopback(host):
+        return "", ""
+    if bind is not None and _is_loopback(bind):
+        return "", "local"
+    if bind in ALL_INTERFACES:
+        address = lan()
+        if address:
+            shown = f"[{address}]" if ":" in address else address
+            return f"http://{shown}" + (f":{port}" if port else ""), "lan"
+    return "", ""
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network: the source address of a route outwards
+    (a UDP socket's connect sends no packet), or None without a network."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, only routed
+        address: str = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
+            return address
+    return None
+
+
+async def favicon(request: Request) -> Response:
+    icon = request.app.state.web / "static" / "favicon.svg"
+    return FileResponse(icon, media_type="image/svg+xml")
 
 
 async def replay_page(request: Request) -> Response:
@@ -279,7 +332,14 @@ def words_of(lang: str) -> dict[str, Any]:
         if odd != common
     }
     attributes = [
-        {"name": name, "values": list(VALUE_NAMES[i])} for i, name in enumerate(ATTRIBUTE_NAMES)
+        {
+            "name": name,
+            "values": list(VALUE_NAMES[i]),
+            "letters": list(LETTERS[i]),
+            "label": i18n.attribute_name(i, lang),
+            "words": [i18n.value_name(i, v, lang) for v in range(3)],
+        }
+        for i, name in enumerate(ATTRIBUTE_NAMES)
     ]
     return {"lang": lang, "cards": cards, "flaws": flaws, "attributes": attributes}
 
@@ -307,6 +367,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
+        Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/schema", schema),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -321,10 +382,16 @@ def routes(web: Path) -> list[Any]:
 
 
 def build(
-    storage: Storage, *, web: Path = WEB, restore: bool = True, limits: Limits | None = None
+    storage: Storage,
+    *,
+    web: Path = WEB,
+    restore: bool = True,
+    limits: Limits | None = None,
+    bind_host: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
-    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables)."""
+    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables);
+    ``bind_host`` is the address the server listens on (for the rooms' share links)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -345,6 +412,7 @@ def build(
     app = Starlette(routes=routes(web), lifespan=lifespan)
     app.state.storage = storage
     app.state.web = web
+    app.state.bind_host = bind_host
     app.state.creators = {}
     app.state.limits = limits
     return app

@@ -121,6 +121,7 @@ class Room:
         self.joins = JoinBounds()
         self.away_grace = AWAY_GRACE
         self.creator: str | None = None
+        self._watchers_told = 0  # the spectator count the connections were last told
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -155,8 +156,19 @@ class Room:
             "phase": self.game.phase,
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
-            "spectators": sum(1 for c in self.conns if c.player is None),
+            "spectators": self.watchers(),
         }
+
+    def watchers(self) -> int:
+        """Connections without a seat: the people watching."""
+        return sum(1 for c in self.conns if c.player is None)
+
+    def _tell_watchers(self) -> None:
+        """Tell everyone how many watch, when that changed (players see their audience)."""
+        count = self.watchers()
+        if count != self._watchers_told:
+            self._watchers_told = count
+            self._send_all(p.encode(p.Watchers(count=count)))
 
     # --- views ----------------------------------------------------------------------------
 
@@ -165,6 +177,7 @@ class Room:
         state["version"] = self.version
         state["game"] = self.game_id
         state["room"] = self.id
+        state["watchers"] = self.watchers()
         online = {c.player for c in self.conns}
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -220,6 +233,7 @@ class Room:
             self._presence(conn.player, True)
             self._spawn(self._set_away(conn.player, False))
         self._relist()
+        self._tell_watchers()
 
     def detach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
@@ -228,6 +242,7 @@ class Room:
             self._presence(conn.player, False)
             self._spawn(self._away_after_grace(conn.player))
         self._relist()
+        self._tell_watchers()
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
@@ -392,6 +407,7 @@ class Room:
         player = await self._seat(name, hash_token(token), None, seated, client)
         self._presence(player, True)
         self._relist()
+        self._tell_watchers()
         return player
 
     def _check_joins(self, client: str) -> None:
@@ -463,6 +479,7 @@ class Room:
         if not self._online(player):
             self._presence(player, False)
         self._relist()
+        self._tell_watchers()
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
         """The action, if the client saw what it acts on (checked after the tick): a call

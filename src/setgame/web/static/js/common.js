@@ -5,7 +5,7 @@ export const LANGS = ["en", "ru", "pl", "it", "de"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
 
 let strings = {};
-let words = { cards: {}, flaws: {} };
+let words = { cards: {}, flaws: {}, attributes: [] };
 
 export const lang = () => document.documentElement.lang || "en";
 
@@ -58,6 +58,19 @@ export function fmt(value, digits = 0) {
 export function displayName(player) {
   const bot = /^Bot (\d{1,2})$/.exec(player?.name ?? "");
   return bot && player.bot ? t("bot.name", { n: fmt(Number(bot[1])) }) : (player?.name ?? "");
+}
+
+export const attributes = () => words.attributes;
+
+const DECKS = { full: N_("deck.full"), beginner: N_("deck.beginner") };
+
+// A deck setting in words: "full", "beginner", or one attribute value such as "color=R" (R16).
+export function deckName(spec) {
+  if (DECKS[spec]) return t(DECKS[spec]);
+  const [name, letter] = String(spec).split("=");
+  const attr = words.attributes.find((a) => a.name === name);
+  const i = attr ? attr.letters.indexOf((letter || "").toUpperCase()) : -1;
+  return i < 0 ? spec : t("deck.one", { attr: attr.label, value: attr.words[i] });
 }
 
 export function cardLabel(code) {
@@ -125,12 +138,16 @@ function systemDark() {
   return matchMedia("(prefers-color-scheme: dark)").matches;
 }
 
+const darkTheme = () => (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
+
 function applyLook() {
   const root = document.documentElement;
   const theme = pref("theme", "");
   if (theme) root.dataset.theme = theme;
   else delete root.dataset.theme;
   root.classList.toggle("cb", pref("colorblind", "0") === "1");
+  // The theme button is a toggle for the dark theme: pressed while the page is dark.
+  document.querySelector("[data-control=theme]")?.setAttribute("aria-pressed", String(darkTheme()));
 }
 
 // Tone for game moments; silent unless the player turned sound on.
@@ -179,10 +196,10 @@ function buildHeader() {
   for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
   select.addEventListener("change", () => chooseLanguage(select.value));
   header.querySelector("[data-control=theme]").addEventListener("click", () => {
-    const dark = (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
-    setPref("theme", dark ? "light" : "dark");
+    setPref("theme", darkTheme() ? "light" : "dark");
     applyLook();
   });
+  matchMedia("(prefers-color-scheme: dark)").addEventListener?.("change", applyLook);
   toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
   toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
 }
@@ -198,7 +215,7 @@ export async function init({ cards = false } = {}) {
   const catalog = ui || (await fetchJSON("/i18n/en.json")) || {};
   strings = catalog.messages || {};
   plural = catalog.plural || plural;
-  if (w) words = { cards: w.cards || {}, flaws: w.flaws || {} };
+  if (w) words = { cards: w.cards || {}, flaws: w.flaws || {}, attributes: w.attributes || [] };
   setPref("lang", code);
   buildHeader();
   applyI18n();

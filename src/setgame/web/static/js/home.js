@@ -1,7 +1,7 @@
 // The home page: the create-game form (every room setting of docs/protocol.md)
 // and the list of public rooms to join or watch.
 
-import { el, init, MODES, PHASES, t } from "./common.js";
+import { attributes, el, init, MODES, PHASES, t } from "./common.js";
 
 const form = document.querySelector("#create");
 
@@ -26,6 +26,8 @@ function applyPreset(name) {
 // opponents to vote with, call, or be locked out against.
 function syncForm() {
   const multi = form.elements.mode.value === "multi";
+  // Practice has no penalty at all (a wrong pick costs nothing there).
+  form.elements.penalty.closest("label").hidden = form.elements.mode.value === "practice";
   for (const name of ["no_set", "pick_seconds", "rounds", "bots", "bot_level"]) {
     form.elements[name].closest("label").hidden = !multi;
   }
@@ -39,7 +41,7 @@ function settings() {
   const f = form.elements;
   const body = {
     mode: f.mode.value,
-    penalty: f.penalty.value,
+    penalty: f.mode.value === "practice" ? "none" : f.penalty.value,
     deck: f.deck.value,
     public: f.public.checked,
   };
@@ -107,7 +109,21 @@ async function refresh() {
   }
 }
 
-await init();
+// The single-attribute decks of R16 ("color=R": the 27 red cards), named in the page language.
+function addDecks() {
+  const select = form.elements.deck;
+  for (const attr of attributes()) {
+    const group = el("optgroup", { label: attr.label });
+    attr.letters.forEach((letter, i) => {
+      const text = t("deck.one", { attr: attr.label, value: attr.words[i] });
+      group.append(new Option(text, `${attr.name}=${letter}`));
+    });
+    select.append(group);
+  }
+}
+
+await init({ cards: true });
+addDecks();
 for (const b of document.querySelectorAll("[data-preset]")) {
   b.addEventListener("click", () => applyPreset(b.dataset.preset));
 }

@@ -2,11 +2,21 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t } from "./common.js";
+import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
-import { indexForKey, renderTable } from "./table.js";
+import {
+  chooseLayout,
+  indexForEvent,
+  isKey,
+  LAYOUT_NAMES,
+  labelOf,
+  layoutChoice,
+  loadLayout,
+} from "./keys.js";
+import { relabelKeys, renderTable } from "./table.js";
 import { renderResults, renderScores } from "./scores.js";
+import { EventLog } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -22,6 +32,7 @@ let deadlineAt = null;
 let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
+const history = new EventLog(room);
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 
 // Keys the page picks at run time, marked for the catalog.
@@ -55,6 +66,8 @@ const ERRORS = {
   already_seated: N_("err.already_seated"),
 };
 const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
+// How far the share link reaches (the server's guess, see app.share_origin).
+const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
 const me = () => state?.players?.find((p) => p.id === you) || null;
 const nameOf = (id) => {
@@ -66,11 +79,17 @@ const liftsOnCards = () => state?.settings?.lockout_lift === "set_or_cards";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
 
+// The banner keeps its height whatever it says (the table under it must not move):
+// a text too long for two lines gets a smaller font, then is cut; the log has it whole.
 function setBanner(text, kind = "", ms = 0) {
   const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = `banner ${kind}`;
   bannerUntil = ms ? performance.now() + ms : 0;
+  if (banner.textContent === text && banner.dataset.kind === kind) return;
+  banner.textContent = text;
+  banner.title = text;
+  banner.dataset.kind = kind;
+  banner.className = `banner ${kind}`;
+  if (banner.scrollHeight > banner.clientHeight + 1) banner.classList.add("long");
 }
 
 function log(text, kind = "") {
@@ -78,6 +97,17 @@ function log(text, kind = "") {
   const list = $("#log");
   list.prepend(Object.assign(document.createElement("li"), { textContent: text, className: kind }));
   while (list.children.length > 30) list.lastChild.remove();
+}
+
+const context = () => ({ nameOf, you, penalty: state?.settings?.penalty });
+
+// The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
+function restoreLog() {
+  $("#log").replaceChildren();
+  for (const ev of history.events()) {
+    const text = describe(ev, context());
+    log(text.text, text.kind);
+  }
 }
 
 // --- rendering --------------------------------------------------------------
@@ -131,8 +161,10 @@ function renderStatus() {
   if (s.mode === "multi" && ["lockout", "both"].includes(s.settings?.penalty)) {
     rules.push(liftsOnCards() ? t("lockout_lift.set_or_cards") : t("lockout_lift.set"));
   }
-  if (s.settings?.deck === "beginner") rules.push(t("deck.beginner"));
+  if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
+  $("#settings").title = $("#settings").textContent;
+  renderWatchers();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
@@ -142,6 +174,13 @@ function renderStatus() {
   cooldownAt = typeof cooling === "number" && cooling > 0 ? performance.now() + cooling * 1000 : null;
   const votes = (s.players || []).filter((p) => p.declared).map(displayName);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// How many watch without a seat, in the status line (its title holds the whole line).
+function renderWatchers() {
+  const watching = state?.watchers || 0;
+  $("#watchers").textContent = watching ? ["·", t("room.watchers", { n: fmt(watching) })].join(" ") : "";
+  $(".roombar .status").title = $(".roombar .status").textContent.trim();
 }
 
 // The view gives the seconds left as `deadline_in`; without it, a fresh call
@@ -244,20 +283,40 @@ function choose(code) {
   sendPick();
 }
 
+// Keys by physical position (e.code), so that Q selects the same card under any layout.
 function onKey(e) {
-  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === " ") {
+  if (e.target.closest?.("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (isKey(e, "Space")) {
     e.preventDefault();
     call();
-  } else if (e.key === "n" || e.key === "N") {
+  } else if (isKey(e, "KeyN")) {
     if (!act("no-set").hidden && !act("no-set").disabled) ask("no_set");
-  } else if (e.key === "h" || e.key === "H") {
+  } else if (isKey(e, "KeyH")) {
     if (!act("hint").hidden) ask("hint");
   } else {
-    const i = indexForKey(e.key);
+    const i = indexForEvent(e);
     const code = state?.table?.[i];
     if (i >= 0 && code) choose(code);
   }
+}
+
+// The key labels on the buttons and cards, in the chosen (or the browser's) layout.
+function showKeys() {
+  for (const kbd of document.querySelectorAll("kbd[data-key]:not([data-key=Space])")) {
+    kbd.textContent = labelOf(kbd.dataset.key).toUpperCase();
+  }
+  relabelKeys($("#table"));
+}
+
+function bindLayouts() {
+  const select = $("select[name=keys]");
+  for (const [name, label] of Object.entries(LAYOUT_NAMES)) {
+    select.add(new Option(label || t("keys.auto"), name, false, name === layoutChoice()));
+  }
+  select.addEventListener("change", async () => {
+    await chooseLayout(select.value);
+    showKeys();
+  });
 }
 
 function bind() {
@@ -289,7 +348,14 @@ function bind() {
     link.select();
     navigator.clipboard?.writeText(link.value).catch(() => {});
   });
-  $(".share .link").value = `${location.origin}/room/${room}`;
+  const origin = document.body.dataset.shareOrigin || location.origin;
+  $(".share .link").value = `${origin}/room/${room}`;
+  const reach = REACHES[document.body.dataset.reach];
+  if (reach) {
+    $("#lan-note").textContent = t(reach);
+    $("#lan-note").hidden = false;
+  }
+  bindLayouts();
   $("input[name=player-name]").value = getPref("name", "") || "";
   setInterval(tick, 100);
 }
@@ -316,8 +382,9 @@ function adopt(next) {
 }
 
 function onEvents(events) {
+  history.add(events || [], state?.version);
   for (const ev of events || []) {
-    const text = describe(ev, { nameOf, you });
+    const text = describe(ev, context());
     log(text.text, text.kind);
     const fx = effects(ev, you);
     if (fx.banner) setBanner(text.text, text.kind, 4000);
@@ -341,7 +408,9 @@ const handlers = {
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
     you = msg.you ?? null;
     adopt(msg.state);
+    if (history.resume(msg.state)) restoreLog();
     if (msg.missed) onEvents(msg.missed);
+    history.seen(msg.version);
     render();
   },
   joined(msg) {
@@ -350,6 +419,7 @@ const handlers = {
   },
   update(msg) {
     adopt(msg.state);
+    history.seen(msg.version);
     render();
     onEvents(msg.events);
     sendPick();
@@ -376,6 +446,11 @@ const handlers = {
     setBanner(errorText(msg), "error", 3000);
     render();
   },
+  watchers(msg) {
+    if (!state) return;
+    state.watchers = msg.count;
+    renderWatchers();
+  },
   status(s) {
     $("#conn").textContent = STATUSES[s] ? t(STATUSES[s]) : "";
     $("#conn").className = `conn ${s}`;
@@ -383,6 +458,9 @@ const handlers = {
 };
 
 await init({ cards: true });
+await loadLayout();
+showKeys();
 bind();
 conn = new Connection(room, handlers);
+conn.resumeFrom(history.version());
 conn.connect();

@@ -26,10 +26,10 @@ export function renderScores(list, state, you) {
           "data-total": String(p.total ?? p.score),
           class: [state.holder === p.id && "holding", p.id === you && "me"].filter(Boolean).join(" "),
         },
-        el("span", { class: "name", text: displayName(p) }),
-        ...badges(p, state, you),
+        el("span", { class: "name", text: displayName(p), title: displayName(p) }),
         el("b", { class: "score", text: String(p.score) }),
         match ? el("small", { class: "total", text: `Σ ${p.total ?? p.score}` }) : null,
+        el("span", { class: "badges" }, ...badges(p, state, you)),
       ),
     ),
   );
