@@ -66,8 +66,13 @@ def _symbols_width(scale: int) -> int:
 
 @lru_cache(maxsize=256)
 def label_rows(span: int, lang: str) -> int:
-    """The most lines any card's name wraps to in ``span`` cells, in ``lang``."""
-    return max(len(textwrap.wrap(card_label(card, lang), span)) for card in CARDS)
+    """The most lines any card's name wraps to in a ``span``-cell card, in ``lang``."""
+    return max(len(_wrap(card_label(card, lang), span)) for card in CARDS)
+
+
+def _wrap(label: str, span: int) -> list[str]:
+    """``label`` in lines of a ``span``-cell card, a cell free on each side of the border."""
+    return textwrap.wrap(label, span - 2)
 
 
 def _layout(span: int, height: int, rows: int) -> tuple[int, bool]:
@@ -103,13 +108,13 @@ def card_text(
     that decides what shows (the table's smallest card), when not this box's. ``mark``
     follows the notation: a picked card shows ✔ and a hinted one ★, neither needing color.
 
-    >>> print(card_text("2RTD", "7", 16, 7, "two red striped diamonds").plain)
+    >>> print(card_text("2RTD", "7", 18, 7, "two red striped diamonds").plain)
     <BLANKLINE>
-         7  2RTD
-          ◈  ◈
+          7  2RTD
+           ◈  ◈
     <BLANKLINE>
-    two red striped
-        diamonds
+     two red striped
+         diamonds
     >>> print(card_text("2RTD", "7", 8, mark=" ✔").plain)  # narrow: the key hugs the code
     7 2RTD✔
       ◈ ◈
@@ -120,7 +125,7 @@ def card_text(
     top = badge + rest
     span = max(width, len(top))
     fit_span, fit_height = (max(fit[0], len(top)), fit[1]) if fit else (span, height)
-    words = textwrap.wrap(label, fit_span) if label else []
+    words = _wrap(label, fit_span) if label else []
     reserved = max(len(words), rows or 0)
     scale, named = _layout(fit_span, fit_height, reserved if words else 0)
     color = card_glyphs(code)[1]
@@ -135,6 +140,9 @@ def card_text(
     if scale > 1:
         text.append("\n")
     width_of = max(len(line) for line in symbols)
+    if scale > 1:  # the figures' whole width (a squiggle's last line ends in blanks)
+        count, figure = attributes(parse_card(code))[0] + 1, len(FIGURES[scale][0][0])
+        width_of = count * figure + (count - 1) * 3
     for i, line in enumerate(symbols):  # one left edge for every line of the figures
         text.append(
             ("\n" if i else "") + (" " * ((span - width_of) // 2) + line).rstrip(),
