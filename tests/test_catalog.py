@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import string
 import subprocess
@@ -26,11 +27,13 @@ import catalog as catalog_script  # noqa: E402  (scripts/catalog.py: the extract
 sys.path.pop(0)
 
 
+@functools.cache
 def po(lang: str) -> Catalog:
     with catalog.po_path(lang).open("rb") as source:
         return read_po(source)
 
 
+@functools.cache
 def pot() -> Catalog:
     with (catalog.LOCALE_DIR / "setgame.pot").open("rb") as source:
         return read_po(source)

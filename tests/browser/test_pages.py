@@ -213,3 +213,12 @@ def test_room_page_weighs_under_150_kb(live_server: str, new_page: Any) -> None:
     total = sum(sizes.values())
     print(f"room page weight: {total} bytes in {len(sizes)} files")
     assert total < PAGE_WEIGHT_LIMIT, sorted(sizes.items(), key=lambda kv: -kv[1])
+
+
+def test_bots_are_named_in_the_page_language(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False, bots=1)
+    page = new_page()
+    page.context.add_cookies([{"name": "lang", "value": "ru", "url": live_server}])
+    page.goto(url)
+    bot = page.locator('[data-player="Bot 1"]')  # the hook keeps the server's name
+    expect(bot.locator(".name")).to_have_text("Бот 1")

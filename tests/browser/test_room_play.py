@@ -250,5 +250,8 @@ def test_fair_call_wait_and_missed_set_in_the_page_language(
     call(ann, "Ann")
     pick(ann, not_a_set(table(ann)))
     expect(ann.locator("main")).to_have_attribute("data-holder", "")
+    expect(ann.locator("#log")).to_contain_text(
+        re.compile(r"снова объявляет через \d+,\d с", re.IGNORECASE)
+    )
     ann.click("[data-action=call-set]")
     expect(ann.locator("#banner")).to_contain_text(re.compile(r"Снова можно через \d+,\d с"))

@@ -175,7 +175,7 @@ def _wrong_call(
     event: Mapping[str, Any], view: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str
 ) -> str:
     if event.get("reason") == "timeout":
-        text = tr("{name} picked nothing in time", lang, name=name)
+        text = tr("{name} picked nothing in time.", lang, name=name)
     else:
         flaws = [Flaw(f["attribute"], f["common"], f["odd"]) for f in event.get("flaws") or ()]
         verdict = explain_text(flaws, lang)
@@ -190,6 +190,15 @@ def _wrong_call(
         )
     if event.get("locked"):
         penalty.append(lockout_text(view, name if not mine else None, lang))
+    wait = event.get("cooldown")
+    if isinstance(wait, int | float) and wait > 0:  # fair call: the others go first
+        seconds = seconds_text(float(wait), lang)
+        if mine:
+            penalty.append(tr("You may call again in {seconds}.", lang, seconds=seconds))
+        else:
+            penalty.append(
+                tr("{name} may call again in {seconds}.", lang, name=name, seconds=seconds)
+            )
     return "\n".join([text, " ".join(penalty)]) if penalty else text
 
 

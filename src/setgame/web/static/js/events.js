@@ -1,7 +1,7 @@
 // Game events (see src/setgame/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
-import { cardLabel, flawText, t, tn } from "./common.js";
+import { cardLabel, flawText, fmt, t, tn } from "./common.js";
 
 const labels = (codes) => (codes || []).map(cardLabel).join(", ");
 
@@ -12,6 +12,8 @@ function wrongText(ev, who) {
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   if (ev.locked) costs.push(t("ev.lockedout"));
+  // Fair call (this project's own rule): the caller waits before calling again.
+  if (ev.cooldown > 0) costs.push(t("ev.cooldown", { seconds: t("unit.seconds", { n: fmt(ev.cooldown, 1) }) }));
   const cost = capital(costs.join(", ") || t("ev.nopenalty"));
   // Messages are looked up outside template literals, where the catalog's extractor sees them.
   if (ev.reason === "timeout") return [t("ev.late", { name: who }), ". ", cost, "."].join("");

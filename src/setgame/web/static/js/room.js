@@ -52,6 +52,7 @@ const ERRORS = {
   not_seated: N_("err.not_seated"),
   room_closed: N_("err.room_closed"),
   no_call: N_("err.no_call"),
+  already_seated: N_("err.already_seated"),
 };
 const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
 
