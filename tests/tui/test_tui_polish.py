@@ -11,9 +11,11 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 
+from setgame.cards import parse_card
+from setgame.sets import explain
 from setgame.tui.app import SetApp, no_color_wanted
 from setgame.tui.widgets import CardView
-from tui.tuikit import FakeClock, make_app, message, table
+from tui.tuikit import FakeClock, make_app, message, table, wait_shown_whole
 
 TABLE = ["1RSD", "2GTO", "3POS", "1GSD", "2PTO", "3ROS", "1PSD", "2RTO", "3GOS", "1RTS", "2GOD"]
 
@@ -209,3 +211,37 @@ async def test_no_color_codes_for_no_color_or_a_mono_terminal(
         colors = {str(red[0].style.color), str(red[0].style.bgcolor)} if red[0].style else set()
         assert (colors <= {"Color('default', ColorType.DEFAULT)"}) is mono, colors
         assert red[0].style is not None and red[0].style.bold  # bold and reverse stay
+
+
+FULL_TABLE = [
+    "1RSD", "2GTO", "3POS", "1GSD", "2PTO", "3ROS", "1PSD", "2RTO", "3GOS", "1RTS", "2GOD",
+    "3PSO", "1GTS", "2RSD", "3GTO", "1POD", "2PSS", "3RTD", "1ROO", "2GSS", "3PTD",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 32), (120, 36), (160, 48), (200, 60)])
+@pytest.mark.parametrize("lang", ["en", "ru", "pl", "it", "de"])
+async def test_the_longest_message_is_read_whole_at_every_size(
+    size: tuple[int, int], lang: str
+) -> None:
+    """Issue 13 (7): another player's wrong pick in three attributes, their lost point,
+    their lockout and their fair-call wait, with 21 cards on the table."""
+    cards = ("3RTS", "2POS", "1PTO")
+    flaws = [
+        {"attribute": f.attribute, "common": f.common, "odd": f.odd}
+        for f in explain(*(parse_card(c) for c in cards))
+    ]
+    assert len(flaws) == 3
+    wrong = {
+        "type": "wrong_call", "player": "b", "cards": list(cards), "flaws": flaws,
+        "point_lost": True, "locked": True, "cooldown": 12.5,
+    }  # fmt: skip
+    app, session = scripted(lang)
+    async with app.run_test(size=size) as pilot:
+        session.state["players"][1]["name"] = "Bartholomew"
+        session.move(app, [wrong], table=FULL_TABLE, settings={"lockout_lift": "set_or_cards"})
+        assert await wait_shown_whole(app, pilot)
+        assert len(message(app).splitlines()) == 2  # the explanation, then what it costs
+        cards_shown = [card for card in app.query(CardView) if card.code]
+        assert len(cards_shown) == 21
+        assert all(app.screen.region.contains_region(card.region) for card in cards_shown)
