@@ -157,7 +157,7 @@ class SetApp(App[None]):
         else:
             text = str(exc)
         self.screen.add_class("failed")
-        self.holder_bar.update(tr("q: quit", self.lang))
+        self.status_bar.update(tr("SET", self.lang))
         self.say(text, warning=True)
 
     # -- drawing ---------------------------------------------------------------------------
