@@ -245,3 +245,18 @@ async def test_the_longest_message_is_read_whole_at_every_size(
         cards_shown = [card for card in app.query(CardView) if card.code]
         assert len(cards_shown) == 21
         assert all(app.screen.region.contains_region(card.region) for card in cards_shown)
+
+
+async def test_a_burst_of_messages_keeps_the_latest_and_the_table() -> None:
+    app, session = scripted("ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        burst = [
+            {"type": "set_taken", "player": "b", "cards": [f"{n}RSD", "2GTO", "3POS"]}
+            for n in (1, 2, 3, 1, 2)
+        ]
+        session.move(app, [*burst, {"type": "no_set_declared", "player": "b"}])
+        await pilot.pause()
+        lines = message(app).splitlines()
+        assert len(lines) == 3 and lines[-1] == "Ben: сета нет"
+        assert await wait_shown_whole(app, pilot)
+        assert all(app.screen.region.contains_region(c.region) for c in app.query(CardView))

@@ -246,6 +246,10 @@ class HolderBar(Static):
         self.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
 
 
+#: Messages of one moment shown together, the latest last.
+MESSAGES_KEPT: Final = 3
+
+
 class MessageBar(Static):
     """What just happened: a set found, why a pick was no set and its penalty. It grows
     to hold every word of it (the table gives up the lines), one message a paragraph."""
@@ -256,7 +260,8 @@ class MessageBar(Static):
 
     def say(self, message: str, *, warning: bool = False, keep: bool = False) -> None:
         """Show ``message``; ``keep``: below the messages already shown, not instead."""
-        self.said = [*self.said, message] if keep else [message]
+        # a burst (a reconnection's missed events) keeps its latest few: the table stays
+        self.said = [*self.said, message][-MESSAGES_KEPT:] if keep else [message]
         self.set_class(warning or (keep and self.has_class("warning")), "warning")
         self.update(Content("\n".join(self.said)))  # Content: wrapped to the bar's own width
 
