@@ -199,7 +199,7 @@ class RemoteSession:
         seat = client.seat(str(message.get("player")))
         if seat is not None:
             seat["connected"] = bool(message.get("connected"))
-        return {"type": "presence", "player": message.get("player"), **message}
+        return dict(message)
 
     async def _resume(self, old: Client) -> None:
         """Get the seat back with its token; give up after the last of RETRY_DELAYS."""
