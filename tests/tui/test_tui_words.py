@@ -84,8 +84,8 @@ async def test_ctrl_c_says_how_to_leave_in_the_players_language(clock: FakeClock
 def test_a_wrong_call_says_when_its_caller_may_call_again() -> None:
     event = {"type": "wrong_call", "player": "bot1", "reason": "timeout", "cooldown": 10}
     assert event_message(event, VIEW, "de") == (
-        "Bot 1 hat nicht rechtzeitig gewählt. Bot 1 kann in 10,0 s wieder rufen."
-    )
+        "Bot 1 hat nicht rechtzeitig gewählt.\nBot 1 kann in 10,0 s wieder rufen."
+    )  # what follows from the wrong call on a line of its own (issue 13, 7)
     mine = {**event, "player": "a"}
     assert (event_message(mine, VIEW, "ru") or "").endswith("через 10,0 с.")
     assert "10" not in (event_message({**event, "cooldown": 0}, VIEW, "en") or "")

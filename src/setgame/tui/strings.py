@@ -100,19 +100,65 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "no_set_declared" and not mine:
         return tr("{name} says there is no set", lang, name=name)
     if kind == "round_over" and view.get("phase") == "round_over":
-        line = PHASE_LINES["round_over"]
-        return tr(line, lang)
+        # the holder bar says to press Enter: here, the round's scores (at the match's end
+        # the match's result says it all)
+        return _round_over(event, names, lang)
     if kind == "match_over":
         return _match_over(event, names, lang)
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang, view)
-    if kind == "disconnected":
-        return tr("Connection lost: {reason}", lang, reason=event.get("reason"))
-    if kind == "reconnecting":
-        return tr("Connection lost ({reason}); reconnecting…", lang, reason=event.get("reason"))
+    if kind == "left" and not mine:
+        return tr("{name} left the game", lang, name=name)
+    if kind == "presence" and not mine:
+        if event.get("connected"):
+            return tr("{name} is back", lang, name=name)
+        return tr("{name} lost the connection", lang, name=name)
+    if kind in ("disconnected", "reconnecting", "unreachable"):
+        return connection_message(event, lang)
     if kind == "reconnected":
         return tr("Connected again", lang)
     return None
+
+
+def connection_message(event: Mapping[str, Any], lang: str) -> str:
+    """What went wrong with the connection to a room, and what to do, without raw errors."""
+    kind, why = event.get("type"), event.get("why")
+    if kind == "reconnecting":
+        return tr("Connection to the server lost; reconnecting…", lang)
+    if kind == "disconnected":
+        return tr(
+            "The server did not come back. Press q to leave, and try again when it runs.", lang
+        )
+    server, room = event.get("server", ""), event.get("room", "")
+    if why == "refused":
+        return tr(
+            "No game server answers at {server}. Check the address, or start one with "
+            "“setgame serve”. Press q to leave.",
+            lang,
+            server=server,
+        )
+    if why == "no_room":
+        return tr(
+            "There is no room “{room}” on {server}: check the link, or create a new room. "
+            "Press q to leave.",
+            lang,
+            room=room,
+            server=server,
+        )
+    return tr(
+        "Could not connect to {server}: the connection was closed. Press q to leave, "
+        "and try again.",
+        lang,
+        server=server,
+    )
+
+
+def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
+    scores = event.get("scores")
+    if not isinstance(scores, Mapping) or not scores:
+        return tr("Round {round} over", lang, round=event.get("round", 1))
+    said = ", ".join(f"{names.get(str(pid), str(pid))} {score}" for pid, score in scores.items())
+    return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
 
 
 def _cards_added(event: Mapping[str, Any], lang: str) -> str:
@@ -137,22 +183,23 @@ def _wrong_call(
             text = tr("{cards}: {verdict}", lang, cards=cards, verdict=verdict)
         else:
             text = tr("{name}: {cards}: {verdict}", lang, name=name, cards=cards, verdict=verdict)
+    penalty = []  # on a line of its own, under the explanation
     if event.get("point_lost"):
-        text += " " + (
+        penalty.append(
             tr("You lose a point.", lang) if mine else tr("{name} loses a point.", lang, name=name)
         )
     if event.get("locked"):
-        text += " " + lockout_text(view, name if not mine else None, lang)
+        penalty.append(lockout_text(view, name if not mine else None, lang))
     wait = event.get("cooldown")
     if isinstance(wait, int | float) and wait > 0:  # fair call: the others go first
         seconds = seconds_text(float(wait), lang)
         if mine:
-            text += " " + tr("You may call again in {seconds}.", lang, seconds=seconds)
+            penalty.append(tr("You may call again in {seconds}.", lang, seconds=seconds))
         else:
-            text += " " + tr(
-                "{name} may call again in {seconds}.", lang, name=name, seconds=seconds
+            penalty.append(
+                tr("{name} may call again in {seconds}.", lang, name=name, seconds=seconds)
             )
-    return text
+    return "\n".join([text, " ".join(penalty)]) if penalty else text
 
 
 def lockout_text(view: Mapping[str, Any], name: str | None, lang: str) -> str:
@@ -206,6 +253,7 @@ _ERRORS: Final = {
     "no_hints": N_("Hints are for practice games"),
     "stale_version": N_("The table changed: look again"),
     "not_seated": N_("You are watching: the seats are taken"),
+    "offline": N_("Not connected to the server: wait until it reconnects"),
 }
 
 
