@@ -472,10 +472,14 @@ class Room:
 
     async def leave(self, conn: Connection) -> None:
         player = _seated(conn)
-        await self.act(lambda now: engine.Leave(at=now, player=player))
+        conn.player = None  # so the update of this leave shows the leaver a spectator's view
+        try:
+            await self.act(lambda now: engine.Leave(at=now, player=player))
+        except BaseException:
+            conn.player = player
+            raise
         self.seats.pop(player, None)
         await self.storage.remove_seat(self.id, player)
-        conn.player = None
         if not self._online(player):
             self._presence(player, False)
         self._relist()
