@@ -218,10 +218,10 @@ def test_r03_a_set_free_table_has_no_set() -> None:
 
 
 def test_r03_finders_refuse_what_is_not_a_card() -> None:
-    for bad in ([0, 1, 81], [0, -1, 2], [0, 1, 2.0], [0, 1, 300]):
+    for bad in ([0, 1, 81], [0, 2, -1], [0, 1, 2.0], [0, 1, 300]):
         with pytest.raises(CardError) as err:
             find_sets(bad)  # type: ignore[arg-type]
-        assert "not a card number (0-80)" in str(err.value)
+        assert str(err.value) == f"not a card number (0-80): {bad[-1]!r}"
     with pytest.raises(CardError):
         find_sets([0, 1, 2, *range(3, 60), 81])  # the looped path checks too
     with pytest.raises(CardError):

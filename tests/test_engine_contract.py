@@ -512,8 +512,8 @@ def test_times_in_the_view_are_rounded_to_milliseconds() -> None:
     view = game.view("b", now=1.23456)
     assert view["deadline_in"] == 4.765 and view["clock"] == 1.235
     game.apply(Tick(6.0))
-    entry_a = game.view("b", now=6.00004)["players"][0]
-    assert entry_a["cooldown_until"] == 11.0 and entry_a["cooldown_in"] == 5.0
+    entry_a = game.view("b", now=7.12345)["players"][0]
+    assert entry_a["cooldown_until"] == 11.0 and entry_a["cooldown_in"] == 3.877
     assert game.cooldown_end("a", 10.9) == 11.0 and game.cooldown_end("a", 11.0) is None
     assert game.cooldown_end("a") == 11.0
 
@@ -569,7 +569,7 @@ def test_solo_seconds_run_from_the_first_deal_to_the_end() -> None:
     game.apply(Start(10.5, "me"))
     at = 10.5
     while game.phase == "playing":
-        at += 1.00001
+        at += 1.30001
         sets = find_sets(game.table)
         game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
     assert game.result()["solo"]["seconds"] == round(at - 10.5, 3) != at - 10.5
@@ -695,3 +695,83 @@ def test_auto_deals_again_and_again_until_a_set_lies_on_the_table() -> None:
     first, second = events[1], events[2]
     assert first["deck"] == second["deck"] + 3 and first["table"] == second["table"][:15]
     assert not has_set(parse_cards(first["table"][:12])) and has_set(game.table)
+
+
+# Seed 4824 (found by search): taking the first set each time, the deck is down to 3 cards when
+# 12 cards without a set lie on the table, and the 15 cards after them hold no set either.
+LAST_DEAL_SEED = 4824
+
+
+def test_the_last_cards_dealt_by_a_vote_can_end_the_round() -> None:
+    game = started(Settings(rounds="single"), LAST_DEAL_SEED, ("a", "b"))
+    at, events = 0.0, []
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "a", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            events = game.apply(NoSet(at, "b"))
+    assert [(e["type"], e["at"]) for e in events] == [
+        ("no_set_declared", at),
+        ("cards_added", at),
+        ("round_over", at),
+        ("match_over", at),
+    ]
+
+
+def test_the_last_cards_dealt_by_auto_can_end_the_round() -> None:
+    game = started(Settings(no_set="auto", rounds="single"), LAST_DEAL_SEED, ("a",))
+    at, events = 0.0, []
+    while game.phase == "playing":
+        at += 1
+        events = take_any(game, "a", at)
+    assert [(e["type"], e["at"]) for e in events] == [
+        ("called", at),
+        ("set_taken", at + 0.1),
+        ("cards_added", at + 0.1),
+        ("round_over", at + 0.1),
+        ("match_over", at + 0.1),
+    ]
+
+
+def test_the_last_cards_asked_for_in_solo_can_end_the_round() -> None:
+    game = started(Settings(mode="solo"), LAST_DEAL_SEED, ("me",))
+    at = 0.0
+    while game.deck_left > 3:
+        at += 1
+        sets = find_sets(game.table)
+        game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+    events = game.apply(NoSet(at + 1, "me"))
+    assert [(e["type"], e["at"]) for e in events] == [
+        ("more_cards_asked", at + 1),
+        ("cards_added", at + 1),
+        ("round_over", at + 1),
+        ("match_over", at + 1),
+    ]
+
+
+def test_a_departed_seat_is_never_locked() -> None:
+    game = seed_where(lambda g: has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    take_any(game, "a", 1)
+    game.apply(Call(2, "a"))
+    game.apply(Pick(2.5, "a", not_a_set(game.table)))
+    game.apply(Leave(3, "a"))  # a holds a point: the seat stays, departed
+    assert game.view()["players"][0] == entry("a", present=False, score=1, sets=1, total=1, wrong=1)
+
+
+def test_a_player_may_join_between_rounds() -> None:
+    game = seed_where(lambda g: True, players=("a", "b"))
+    at = 1.0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, "a", at)
+        else:
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+    assert game.phase == "round_over"
+    assert game.apply(Join(at + 1, "c", "C")) == [
+        {"type": "joined", "at": at + 1, "player": "c", "name": "C"}
+    ]
+    assert game.rounds == 3

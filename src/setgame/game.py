@@ -517,8 +517,8 @@ class Game:
             self.order.remove(a.player)
         else:  # R13-R14: the points stay in the match; the seat shows as departed
             p.present = False
-            p.declared = False
-            p.locked = False
+            p.declared = p.locked = False
+            p.cooldown_until = None
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
