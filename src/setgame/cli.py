@@ -21,6 +21,7 @@ from rich.table import Table
 
 from setgame.cards import Card, card_names, parse_cards
 from setgame.i18n import LANGUAGES, explain_text
+from setgame.server.limits import LimitError, limits_from_env
 from setgame.sets import explain, find_sets
 
 app = typer.Typer(
@@ -269,11 +270,24 @@ def serve(
     db: Annotated[
         str | None, typer.Option("--db", help="Database URL or SQLite file path.")
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="Address or network of a reverse proxy whose X-Forwarded-For is believed "
+            "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
+        ),
+    ] = None,
 ) -> None:
-    """Run the multiplayer game server (web client included)."""
+    """Run the multiplayer game server (web client included). Limits come from SETGAME_*
+    variables (docs/deploy.md); a bad one stops the server before it starts."""
     from setgame.server import serve as run_server
 
-    run_server(host=host, port=port, db=db)
+    try:
+        limits = limits_from_env(trusted_proxy)
+    except LimitError as exc:
+        _exit_with(f"setgame: error: {exc}", 2)
+    run_server(host=host, port=port, db=db, limits=limits)
 
 
 class Mode(StrEnum):

@@ -522,13 +522,17 @@ async def test_room_creation_is_rate_limited_per_address(fresh_server: Any) -> N
     assert statuses.count(201) >= ROOMS_BURST and statuses[-1] == 429
 
 
-async def test_a_crowded_room_refuses_more_connections(http: Any, live_server: Any) -> None:
-    from setgame.server.sockets import ROOM_CONNECTIONS
+async def test_a_crowded_room_refuses_more_spectators(http: Any, live_server: Any) -> None:
+    from setgame.server.limits import Limits
 
     room = await new_room(http)
-    opened = [await Socket.open(live_server, room) for _ in range(ROOM_CONNECTIONS)]
+    opened = []
     try:
+        for _ in range(Limits().room_sockets):
+            opened.append(await Socket.open(live_server, room))
+            await opened[-1].hello()
         one_more = await Socket.open(live_server, room)
+        await one_more.send(type="hello")
         assert await one_more.closed() == 1008
     finally:
         for sock in opened:

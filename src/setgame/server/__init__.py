@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from setgame.server.limits import Limits
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
@@ -32,11 +35,18 @@ def serve(
     db: str | Path | None = None,
     *,
     log_level: str = "info",
+    limits: Limits | None = None,
 ) -> None:
-    """Run the game server until interrupted."""
+    """Run the game server until interrupted; ``limits`` default to :meth:`Limits.from_env`
+    (which raises :class:`~setgame.server.limits.LimitError` for a bad variable)."""
     import sys
 
     import uvicorn
+
+    from setgame.server.edge import guarded_protocol
+    from setgame.server.limits import Limits
+
+    limits = Limits.from_env() if limits is None else limits
 
     # The database driver runs in a thread; hand it the GIL within 1 ms rather than 5 ms so
     # that commits (and so broadcasts) do not wait on a busy event loop.
@@ -45,12 +55,16 @@ def serve(
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db),
+        create_app(db, limits=limits),
         host=host,
         port=port,
+        http=guarded_protocol(limits),
         ws_max_size=WS_MAX_SIZE,
         log_level=log_level,
         lifespan="on",
+        # X-Forwarded-For is read by the app, from the configured proxies only
+        # (limits.trusted_proxies); uvicorn's own reading would trust any loopback peer.
+        proxy_headers=False,
     )
 
 

@@ -26,9 +26,11 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.edge import BodyError, client_host, proxy_middleware, read_body
+from setgame.server.limits import Limits
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS
-from setgame.server.sockets import TokenBucket, websocket_endpoint
+from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage
 from setgame.sets import Flaw
 
@@ -162,9 +164,13 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 async def create_room(request: Request) -> Response:
     if not _creation_allowed(request):
         return _error(429, "rate_limited", "too many rooms created from this address: wait")
-    body = await request.body()
+    limits: Limits = request.app.state.limits
     try:
-        settings = p.decode_settings(body)
+        body = await read_body(request, limits)
+    except BodyError as exc:
+        return _refuse_body(exc)
+    try:
+        settings = p.decode_settings(body, limits.body_bytes, limits.json_depth)
         room = await _rooms(request).create(settings)
     except p.ProtocolError as exc:
         return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
@@ -173,10 +179,17 @@ async def create_room(request: Request) -> Response:
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
+def _refuse_body(exc: BodyError) -> Response:
+    """A body refused while reading: the rest is never read, so the connection closes."""
+    response = _error(exc.status, exc.code, str(exc))
+    response.headers["connection"] = "close"
+    return response
+
+
 def _creation_allowed(request: Request) -> bool:
     """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
-    host = request.client.host if request.client else "?"
+    host = client_host(request)  # the peer, or what a trusted proxy says (edge.with_proxies)
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
@@ -275,8 +288,12 @@ def routes(web: Path) -> list[Any]:
     ]
 
 
-def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlette:
-    """The Starlette app over ``storage``; rooms in progress come back on startup."""
+def build(
+    storage: Storage, *, web: Path = WEB, restore: bool = True, limits: Limits | None = None
+) -> Starlette:
+    """The Starlette app over ``storage``; rooms in progress come back on startup.
+    ``limits``: default :meth:`Limits.from_env` (:class:`LimitError` for a bad variable)."""
+    limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -293,7 +310,9 @@ def build(storage: Storage, *, web: Path = WEB, restore: bool = True) -> Starlet
             await rooms.close()
             await storage.close()
 
-    app = Starlette(routes=routes(web), lifespan=lifespan)
+    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=proxy_middleware(limits))
+    app.state.limits = limits
+    app.state.lobby = Lobby(limits)
     app.state.storage = storage
     app.state.web = web
     app.state.creators = {}
