@@ -87,7 +87,7 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     if declared is not None and (not declared.isdigit() or int(declared) > cap):
         raise _too_big(request, declared, cap)
     try:
-        return await asyncio.wait_for(_stream(request, cap), limits.body_seconds)
+        body = await asyncio.wait_for(_stream(request, cap), limits.body_seconds)
     except TimeoutError:
         BITES("body_seconds", f"{client_host(request)} sent a body too slowly")
         raise BodyError(
@@ -95,14 +95,20 @@ async def read_body(request: Request, limits: Limits) -> bytes:
         ) from None
     except ClientDisconnect:
         raise BodyError(400, "disconnected", "the client left before sending the body") from None
+    if isinstance(body, int):
+        raise _too_big(request, f"more than {body}", cap)
+    return body
 
 
-async def _stream(request: Request, cap: int) -> bytes:
+async def _stream(request: Request, cap: int) -> bytes | int:
+    """The body, or how many bytes had come when it passed ``cap``. No exception is raised
+    in here on purpose: its traceback would keep the buffers alive until the next garbage
+    collection (measured: 170 MB more RSS under six concurrent 300 MB bodies)."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > cap:
-            raise _too_big(request, f"more than {len(body)}", cap)
+            return len(body)
     return bytes(body)
 
 
