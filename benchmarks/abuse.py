@@ -97,7 +97,7 @@ def server(directory: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path
     paths = [str(SRC), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     command = [sys.executable, "-m", "setgame.server", "--host", "127.0.0.1", "--port", str(port),
-               "--db", str(directory / "abuse.db"), "--log-level", "warning"]
+               "--db", str(directory / "abuse.db"), "--create-db", "--log-level", "warning"]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

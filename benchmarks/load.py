@@ -123,10 +123,13 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
         str(db),
         "--log-level",
         "warning",
+        "--create-db",
     ]
+    # every room comes from this one address: lift the per-client room cap (not measured here)
+    env = {"SETGAME_ROOMS_PER_CLIENT": "100000"} | os.environ
     base = f"http://127.0.0.1:{port}"
     with log.open("wb") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             _wait_up(base, proc, log)
             yield Server(base, proc.pid, log)

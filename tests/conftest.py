@@ -31,6 +31,9 @@ from typing import IO
 import pytest
 
 STARTUP_SECONDS = 30.0
+TEST_LIMITS = {"SETGAME_ROOMS_PER_CLIENT": "100000"}
+"""The shared test servers create every room from one address (loopback): lift that cap
+there (tests of the caps start their own server with ``server_factory(env=...)``)."""
 
 
 def free_port() -> int:
@@ -48,11 +51,18 @@ class LiveServer(str):
     log: Path
     proc: subprocess.Popen[bytes] | None
 
-    def __new__(cls, db: Path | str, log: Path, port: int | None = None) -> LiveServer:
-        """``db``: an SQLite path or a database URL (PostgreSQL works too)."""
+    env: dict[str, str]
+    created: bool
+
+    def __new__(
+        cls, db: Path | str, log: Path, port: int | None = None, env: dict[str, str] | None = None
+    ) -> LiveServer:
+        """``db``: an SQLite path or a database URL (PostgreSQL works too); ``env``: more
+        environment variables for the server (``SETGAME_*`` limits)."""
         port = port or free_port()
         self = super().__new__(cls, f"http://127.0.0.1:{port}")
         self.port, self.db, self.log, self.proc = port, db, log, None
+        self.env, self.created = TEST_LIMITS | (env or {}), False
         return self
 
     @property
@@ -66,10 +76,15 @@ class LiveServer(str):
     def start(self, timeout: float = STARTUP_SECONDS) -> LiveServer:
         command = [sys.executable, "-m", "setgame.server", "--port", str(self.port)]
         command += ["--db", str(self.db), "--log-level", "warning"]
+        if not self.created:  # the first start creates the database; a restart must find it
+            command.append("--create-db")
         out: IO[bytes] = self.log.open("ab")
         with out:
-            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, env=os.environ | self.env
+            )
         self._wait_ready(timeout)
+        self.created = True
         return self
 
     def _wait_ready(self, timeout: float) -> None:
@@ -125,9 +140,11 @@ ServerFactory = Callable[..., LiveServer]
 def _servers(directory: Path) -> Iterator[ServerFactory]:
     made: list[LiveServer] = []
 
-    def make(db: Path | str | None = None) -> LiveServer:
+    def make(db: Path | str | None = None, env: dict[str, str] | None = None) -> LiveServer:
         n = len(made)
-        server = LiveServer(db or directory / f"server{n}.db", directory / f"server{n}.log")
+        server = LiveServer(
+            db or directory / f"server{n}.db", directory / f"server{n}.log", env=env
+        )
         made.append(server)
         return server.start()
 
@@ -147,8 +164,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
-    """``server_factory(db=None)`` starts one more server for this test alone (``db``: an
-    SQLite path or a database URL; default a new SQLite file)."""
+    """``server_factory(db=None, env=None)`` starts one more server for this test alone
+    (``db``: an SQLite path or a database URL, default a new SQLite file; ``env``: more
+    environment variables, e.g. ``SETGAME_*`` limits)."""
     with _servers(tmp_path) as make:
         yield make
 

@@ -254,9 +254,12 @@ def test_serve_calls_the_server(setgame: Any, monkeypatch: pytest.MonkeyPatch) -
     calls = fake_module(monkeypatch, "setgame.server", "serve")
     assert setgame("serve")[0] == 0
     assert setgame("serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db")[0] == 0
+    assert setgame("serve", "--create-db")[0] == 0
+    limits = Limits.from_env()
     assert calls == [
-        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": Limits.from_env()},
-        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "limits": Limits.from_env()},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": False},
+        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "limits": limits, "create_db": False},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": True},
     ]
     assert_usage_error(setgame("serve", "--port", "70000"), "'70000'")
 

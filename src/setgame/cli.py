@@ -278,6 +278,13 @@ def serve(
             "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
         ),
     ] = None,
+    create_db: Annotated[
+        bool,
+        typer.Option(
+            "--create-db",
+            help="Create the database if it does not exist (else a missing one is an error).",
+        ),
+    ] = False,
 ) -> None:
     """Run the multiplayer game server (web client included). Limits come from SETGAME_*
     variables (docs/deploy.md); a bad one stops the server before it starts."""
@@ -287,7 +294,7 @@ def serve(
         limits = limits_from_env(trusted_proxy)
     except LimitError as exc:
         _exit_with(f"setgame: error: {exc}", 2)
-    run_server(host=host, port=port, db=db, limits=limits)
+    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
 
 
 class Mode(StrEnum):

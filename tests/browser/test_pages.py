@@ -118,6 +118,9 @@ def test_home_lists_public_rooms_to_join_or_watch(live_server: str, new_page: An
     hidden = create_room(live_server, public=False).rsplit("/", 1)[1]
     page = new_page()
     page.goto(f"{live_server}/")
+    expect(page.locator(f'[data-join="{room}"]')).to_have_count(0)  # nobody there yet
+    join(new_page(), url, "Ann")  # someone present: listed (this project's rule, issue 7)
+    page.reload()
     expect(page.locator(f'[data-join="{room}"]')).to_be_visible()
     expect(page.locator(f'[data-watch="{hidden}"]')).to_have_count(0)
     page.click(f'[data-watch="{room}"]')

@@ -107,7 +107,9 @@ async def new_room(http: httpx.AsyncClient, **settings: Any) -> str:
 # --- HTTP API -----------------------------------------------------------------------
 
 
-async def test_create_room_takes_defaults_and_lists_it(http: httpx.AsyncClient) -> None:
+async def test_create_room_takes_defaults_and_lists_it(
+    http: httpx.AsyncClient, live_server: Any
+) -> None:
     room = await new_room(http)
     info = (await http.get(f"/api/rooms/{room}")).json()
     assert info["settings"] == {
@@ -122,7 +124,13 @@ async def test_create_room_takes_defaults_and_lists_it(http: httpx.AsyncClient) 
         "public": True,
     }
     assert info["phase"] == "lobby" and info["state"]["players"] == []
-    assert room in [r["id"] for r in (await http.get("/api/rooms")).json()]
+    assert room not in [r["id"] for r in (await http.get("/api/rooms")).json()]  # nobody there
+    sock = await Socket.open(live_server, room)
+    try:
+        await sock.hello()  # someone has it open: listed
+        assert room in [r["id"] for r in (await http.get("/api/rooms")).json()]
+    finally:
+        await sock.conn.close()
 
 
 async def test_private_rooms_are_not_listed(http: httpx.AsyncClient) -> None:

@@ -73,6 +73,7 @@ async def test_every_room_comes_back_after_kill_9(fresh_server: Any) -> None:
         rooms[room] = (clients, clients[0].state or {})
 
     fresh_server.restart()  # kill -9, then start on the same port and database
+    assert await listed_rooms(fresh_server) == set()  # restored, but nobody is there yet
 
     for room, (clients, before) in rooms.items():
         for old in clients:
@@ -92,11 +93,14 @@ async def test_every_room_comes_back_after_kill_9(fresh_server: Any) -> None:
                 (p["id"], p["score"], p["locked"]) for p in before["players"]
             ]
             await take_a_set(back[-1])  # play goes on, with the same seats
+            assert room in await listed_rooms(fresh_server)  # listed again: they are back
         finally:
             await close_all(back)
-    async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False) as http:
-        listed = {r["id"] for r in (await http.get("/api/rooms")).json()}
-    assert set(rooms) <= listed
+
+
+async def listed_rooms(server: Any) -> set[str]:
+    async with httpx.AsyncClient(base_url=str(server), trust_env=False) as http:
+        return {r["id"] for r in (await http.get("/api/rooms")).json()}
 
 
 async def test_a_pick_window_open_at_the_kill_still_expires(fresh_server: Any) -> None:
@@ -203,30 +207,25 @@ async def test_postgresql_restores_with_the_same_code(
         await back.close()
 
 
-async def test_an_idle_room_leaves_memory_and_comes_back_on_demand(tmp_path: Any) -> None:
-    from setgame.server.protocol import RoomSettings
-    from setgame.server.registry import Rooms
+async def test_an_idle_finished_room_leaves_memory_and_comes_back_on_demand(
+    tmp_path: Any,
+) -> None:
     from setgame.server.rooms import IDLE_SECONDS
-    from setgame.server.storage import Storage
 
-    storage = Storage(str(tmp_path / "idle.db"))
-    await storage.open()
-    rooms = Rooms(storage)
-    await rooms.start(restore=False)
-    try:
-        room = await rooms.create(RoomSettings(bots=2, bot_level=1))
+    from .roomkit import practice_to_the_end, registry
+
+    async with registry(tmp_path / "idle.db") as rooms:
+        room = await practice_to_the_end(rooms)
         version, game, seats = room.version, room.game_id, dict(room.seats)
-        assert await rooms.evict_idle() == []  # just created: not idle
-        assert await rooms.evict_idle(time.monotonic() + IDLE_SECONDS + 1) == [room.id]
+        assert await rooms.close_abandoned() == []  # just active: not idle
+        assert await rooms.close_abandoned(time.monotonic() + IDLE_SECONDS + 1) == [room.id]
         assert rooms.get(room.id) is None and room.broken
-        back = await rooms.load(room.id)
+        back = await rooms.load(room.id)  # finished: it stays for its replay and "again"
         assert back is not None and back is not room
         assert (back.version, back.game_id, back.seats) == (version, game, seats)
-        assert [p.name for p in back.game.present()] == ["Bot 1", "Bot 2"]
+        assert [p.name for p in back.game.present()] == ["Ann"]
+        assert back.phase == "match_over"
         assert await rooms.load("unknown") is None
-    finally:
-        await rooms.close()
-        await storage.close()
 
 
 class FakeConnection:

@@ -20,13 +20,14 @@ WS_MAX_SIZE: Final = 65536
 refuses anything above the protocol's 4096 bytes on its own, also with 1009."""
 
 
-def create_app(db_url: str | Path | None = None, **options: Any) -> Any:
+def create_app(db_url: str | Path | None = None, *, create_db: bool = False, **options: Any) -> Any:
     """The Starlette app storing into ``db_url`` (an SQLite path or an SQLAlchemy URL;
-    default ``setgame.db`` in the current directory)."""
+    default ``setgame.db`` in the current directory). Without ``create_db`` the database
+    must exist already (see ``docs/deploy.md``)."""
     from setgame.server.app import build
     from setgame.server.storage import Storage, database_url
 
-    return build(Storage(database_url(db_url)), **options)
+    return build(Storage(database_url(db_url), create=create_db), **options)
 
 
 def serve(
@@ -36,17 +37,18 @@ def serve(
     *,
     log_level: str = "info",
     limits: Limits | None = None,
+    create_db: bool = False,
 ) -> None:
-    """Run the game server until interrupted; ``limits`` default to :meth:`Limits.from_env`
-    (which raises :class:`~setgame.server.limits.LimitError` for a bad variable)."""
+    """Run the game server until interrupted. ``limits`` default to :meth:`Limits.from_env`.
+    A bad limit (``SETGAME_*``) or a database that cannot be used stops it at once with a
+    message naming them (exit status 2)."""
     import sys
 
     import uvicorn
 
     from setgame.server.edge import guarded_protocol
-    from setgame.server.limits import Limits
 
-    limits = Limits.from_env() if limits is None else limits
+    limits = _preflight(db, create_db, limits)
 
     # The database driver runs in a thread; hand it the GIL within 1 ms rather than 5 ms so
     # that commits (and so broadcasts) do not wait on a busy event loop.
@@ -55,7 +57,7 @@ def serve(
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db, limits=limits),
+        create_app(db, create_db=create_db, limits=limits),
         host=host,
         port=port,
         http=guarded_protocol(limits),
@@ -66,6 +68,31 @@ def serve(
         # (limits.trusted_proxies); uvicorn's own reading would trust any loopback peer.
         proxy_headers=False,
     )
+
+
+def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = None) -> Any:
+    """The limits from the environment, and the database opened once (and closed), so
+    that their errors are one clear line rather than a traceback from inside uvicorn."""
+    import asyncio
+    import sys
+
+    from setgame.server.limits import LimitError, Limits
+    from setgame.server.storage import Storage, StorageError, database_url
+
+    async def check() -> None:
+        storage = Storage(database_url(db), create=create_db)
+        try:
+            await storage.open()
+        finally:
+            await storage.close()
+
+    try:
+        limits = Limits.from_env() if limits is None else limits
+        asyncio.run(check())
+    except (LimitError, StorageError) as exc:
+        print(f"setgame serve: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return limits
 
 
 def _raise_file_limit() -> None:

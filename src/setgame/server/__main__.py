@@ -22,13 +22,21 @@ def main(argv: list[str] | None = None) -> None:
         help="address or network of a reverse proxy whose X-Forwarded-For is believed "
         "(repeatable; default SETGAME_TRUSTED_PROXIES, else none)",
     )
+    parser.add_argument(
+        "--create-db",
+        action="store_true",
+        help="create the database if missing (without it, a missing database stops the server)",
+    )
     args = parser.parse_args(argv)
     try:
         limits = limits_from_env(args.trusted_proxy)
     except LimitError as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    serve(args.host, args.port, args.db, log_level=args.log_level, limits=limits)
+    serve(
+        args.host, args.port, args.db, log_level=args.log_level, limits=limits,
+        create_db=args.create_db,
+    )
 
 
 if __name__ == "__main__":

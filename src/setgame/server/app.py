@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import html
+import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -28,17 +29,19 @@ from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import BodyError, client_host, proxy_middleware, read_body
 from setgame.server.limits import Limits
-from setgame.server.registry import Rooms
+from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
-from setgame.server.storage import Storage
+from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
+
+log = logging.getLogger(__name__)
 
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
-ROOMS_PER_MINUTE: Final = 120
-ROOMS_BURST: Final = 500
+ROOMS_PER_MINUTE: Final = Limits().rooms_per_minute
+ROOMS_BURST: Final = Limits().rooms_burst
 
 
 # --- language ---------------------------------------------------------------
@@ -171,11 +174,16 @@ async def create_room(request: Request) -> Response:
         return _refuse_body(exc)
     try:
         settings = p.decode_settings(body, limits.body_bytes, limits.json_depth)
-        room = await _rooms(request).create(settings)
+        room = await _rooms(request).create(settings, client_host(request))
     except p.ProtocolError as exc:
         return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
     except GameError as exc:
         return _error(400, exc.code, str(exc))
+    except RoomLimit as exc:
+        return _error(exc.status, exc.code, str(exc))
+    except StorageError as exc:  # the path and cause go to the log, not to strangers
+        log.error("cannot create a room: %s", exc)
+        return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
@@ -187,14 +195,15 @@ def _refuse_body(exc: BodyError) -> Response:
 
 
 def _creation_allowed(request: Request) -> bool:
-    """A token bucket per client address (``ROOMS_PER_MINUTE``, burst ``ROOMS_BURST``)."""
+    """A token bucket per client address (``rooms_per_minute``, burst ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
-    host = client_host(request)  # the peer, or what a trusted proxy says (edge.with_proxies)
+    limits: Limits = request.app.state.limits
+    host = client_host(request)  # the peer, or what a trusted proxy says (edge.proxy_middleware)
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
             buckets.clear()
-        bucket = buckets[host] = TokenBucket(ROOMS_PER_MINUTE / 60, ROOMS_BURST)
+        bucket = buckets[host] = TokenBucket(limits.rooms_per_minute / 60, limits.rooms_burst)
     return bucket.take()
 
 
@@ -260,7 +269,13 @@ def words_of(lang: str) -> dict[str, Any]:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, "rooms": len(_rooms(request).rooms)})
+    """200 while the server can store games; 503 after a storage fault (see the log)."""
+    storage: Storage = request.app.state.storage
+    rooms = len(_rooms(request).rooms)
+    if storage.fault is not None:
+        body = {"ok": False, "rooms": rooms, "error": "storage fault: see the server log"}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"ok": True, "rooms": rooms})
 
 
 async def schema(request: Request) -> Response:
@@ -298,7 +313,7 @@ def build(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
-        rooms = Rooms(storage)
+        rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
@@ -316,4 +331,5 @@ def build(
     app.state.storage = storage
     app.state.web = web
     app.state.creators = {}
+    app.state.limits = limits
     return app

@@ -91,6 +91,67 @@ class Limits:
 
     # -- rooms, players and storage --------------------------------------------------------
 
+    room_cap: int = field(
+        default=5000,
+        metadata={"min": 1, "max": 1_000_000, "doc": "rooms held at once (in memory), all clients"},
+    )
+    rooms_per_client: int = field(
+        default=20,
+        metadata={
+            "min": 1,
+            "max": 100_000,
+            "doc": "live rooms one client address may have created",
+        },
+    )
+    rooms_per_minute: float = field(
+        default=120.0,
+        metadata={
+            "min": 0.01,
+            "max": 100_000.0,
+            "doc": "rooms one client address may create a minute",
+        },
+    )
+    rooms_burst: int = field(
+        default=500,
+        metadata={"min": 1, "max": 100_000, "doc": "rooms one client address may create at once"},
+    )
+    seats_per_client: int = field(
+        default=6,
+        metadata={"min": 1, "max": 8, "doc": "seats one client address may hold in one room"},
+    )
+    joins_per_minute: float = field(
+        default=6.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "joins a minute per client and room"},
+    )
+    join_burst: int = field(
+        default=12,
+        metadata={"min": 1, "max": 10_000, "doc": "joins at once per client and room"},
+    )
+    abandon_seconds: float = field(
+        default=7200.0,
+        metadata={
+            "min": 0.1,
+            "max": 30 * 86400.0,
+            "doc": "a room nobody has open for this long is closed (an unfinished game is deleted)",
+        },
+    )
+    retention_days: float = field(
+        default=30.0,
+        metadata={
+            "min": 0.00001,
+            "max": 36500.0,
+            "doc": "finished games (and their replays) are deleted this many days after the end",
+        },
+    )
+    sweep_seconds: float = field(
+        default=60.0,
+        metadata={
+            "min": 0.05,
+            "max": 86400.0,
+            "doc": "how often abandoned rooms and old games are looked for",
+        },
+    )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""

@@ -1,9 +1,17 @@
-"""Every room a server holds: creating them, restoring them after a restart, loading
-back rooms that left memory, and letting idle ones go."""
+"""Every room a server holds: creating them (within the caps), restoring them after a
+restart, loading back rooms that left memory, the index of the public list, and the sweep
+that closes abandoned rooms and deletes old games (``docs/deploy.md``, "Retention").
+
+Rooms with a game in progress are always in memory (all come back at a restart): a room
+leaves memory only when nobody has had it open for ``abandon_seconds``, and then its
+unfinished game is deleted. So the database never holds a game in progress that no room
+in memory owns, and the sweep needs only memory to find abandoned rooms.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import time
 from collections.abc import Callable
@@ -12,13 +20,26 @@ from typing import Any, Final
 
 from setgame import game as engine
 from setgame.server import protocol as p
+from setgame.server.bounds import JoinBounds
+from setgame.server.limits import Limits
 from setgame.server.rooms import Room, engine_settings, new_id
-from setgame.server.storage import RoomRecord, Storage
+from setgame.server.storage import RoomRecord, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
-SWEEP_SECONDS: Final = 60.0
-"""How often idle rooms are looked for (see ``rooms.IDLE_SECONDS``)."""
+PUBLIC_LIST: Final = 100
+"""Rooms ``GET /api/rooms`` lists at most (the newest)."""
+DAY: Final = 86400.0
+DELETE_BATCH: Final = 500
+"""Games deleted in one transaction (abandoned rooms, expired games)."""
+
+
+class RoomLimit(Exception):
+    """A room that may not be created now; ``status`` is the HTTP status to answer."""
+
+    def __init__(self, code: str, status: int, message: str) -> None:
+        super().__init__(message)
+        self.code, self.status = code, status
 
 
 @dataclass
@@ -26,7 +47,10 @@ class Rooms:
     """Every room this server holds in memory."""
 
     storage: Storage
+    limits: Limits = field(default_factory=Limits)
     rooms: dict[str, Room] = field(default_factory=dict)
+    listed: dict[str, Room] = field(default_factory=dict)  # the public list's rooms, unordered
+    by_client: dict[str, set[str]] = field(default_factory=dict)  # rooms in memory per creator
     on_room: list[Callable[[Room], None]] = field(default_factory=list)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
     _sweeper: asyncio.Task[None] | None = None
@@ -43,6 +67,11 @@ class Rooms:
             return room
         async with self._loading:
             room = self.get(rid)
+            if room is None and len(self.rooms) >= self.limits.room_cap:
+                log.warning(
+                    "room %s not loaded: %d rooms in memory (the cap)", rid, len(self.rooms)
+                )
+                return None
             if room is None:
                 record = await self.storage.room_record(rid)
                 room = None if record is None else self._revive(record)
@@ -52,32 +81,75 @@ class Rooms:
         try:
             room = Room(record.id, p.RoomSettings(**record.settings), self.storage)
             room.restore(record)
-        except (ValueError, TypeError):
-            log.exception("room %s cannot be restored", record.id)
+        except Exception:  # one bad room must not stop the others (nor the server)
+            log.exception("%s: room %s cannot be restored; skipped", self.storage.where, record.id)
             return None
         self._add(room)
         return room
 
-    async def create(self, settings: p.RoomSettings) -> Room:
+    async def create(self, settings: p.RoomSettings, client: str = "?") -> Room:
+        """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
         _check_settings(settings)
+        self._check_caps(client)
         room = Room(new_id(6), settings, self.storage)
-        room.created = await self.storage.create_room(
-            room.id, p.settings_dict(settings), settings.public
-        )
-        await room.new_game()
-        for _ in range(settings.bots):
-            await room.add_bot(settings.bot_level)
+        room.creator = client
+        self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
+        try:
+            room.created = await self.storage.create_room(
+                room.id, p.settings_dict(settings), settings.public
+            )
+            await room.new_game()
+            for _ in range(settings.bots):
+                await room.add_bot(settings.bot_level)
+        except BaseException:
+            self._forget_creator(room)
+            raise
         self._add(room)  # visible (and its bots driven) once it is complete
         return room
 
+    def _check_caps(self, client: str) -> None:
+        cap = self.limits
+        if len(self.rooms) >= cap.room_cap:
+            raise RoomLimit("server_full", 503, f"the server holds {cap.room_cap} rooms: try later")
+        mine = len(self.by_client.get(client, ()))
+        if mine >= cap.rooms_per_client:
+            raise RoomLimit(
+                "too_many_rooms",
+                429,
+                f"your address has {mine} open rooms (at most {cap.rooms_per_client}): "
+                "play in one of them, or wait until one closes",
+            )
+
+    def _forget_creator(self, room: Room) -> None:
+        mine = self.by_client.get(room.creator or "")
+        if mine is not None:
+            mine.discard(room.id)
+            if not mine:
+                del self.by_client[room.creator or ""]
+
     def _add(self, room: Room) -> None:
+        room.joins = JoinBounds(
+            self.limits.seats_per_client, self.limits.joins_per_minute, self.limits.join_burst
+        )
+        room.on_listing = self._relist
+        room.on_change.append(self._relist)
         self.rooms[room.id] = room
+        self._relist(room)
         for callback in self.on_room:
             callback(room)
 
+    def _relist(self, room: Room) -> None:
+        """Keep the public list's index current: called whenever a room's listing may
+        change (a connection comes or goes, an action is stored, the room breaks)."""
+        if room.listed() and self.rooms.get(room.id) is room:
+            self.listed[room.id] = room
+        else:
+            self.listed.pop(room.id, None)
+
     async def start(self, *, restore: bool = True) -> int:
         """Bring back every room with a game in progress (unless ``restore`` is false) and
-        start evicting idle rooms; returns how many rooms came back."""
+        start the sweep; returns how many rooms came back (none of them listed until
+        someone connects to it)."""
         self._sweeper = asyncio.create_task(self._sweep(), name="room-sweeper")
         if not restore:
             return 0
@@ -86,22 +158,69 @@ class Rooms:
 
     async def _sweep(self) -> None:
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            await self.evict_idle()
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except StorageError as exc:  # named by storage; the next sweep tries again
+                log.error("sweep: %s", exc)
 
-    async def evict_idle(self, now: float | None = None) -> list[str]:
-        """Let idle rooms leave memory (they stay in the database)."""
+    async def sweep(self, now: float | None = None) -> tuple[list[str], int]:
+        """Close abandoned rooms and delete games past their retention; returns the rooms
+        closed and the number of old games deleted."""
+        closed = await self.close_abandoned(now)
+        return closed, await self.expire_games()
+
+    async def close_abandoned(self, now: float | None = None) -> list[str]:
+        """Rooms nobody has had open for ``abandon_seconds`` leave memory; an unfinished
+        game of theirs is deleted (a finished one stays, for its replay)."""
         now = time.monotonic() if now is None else now
-        idle = [room for room in self.rooms.values() if room.idle(now)]
-        for room in idle:
-            del self.rooms[room.id]
+        after = self.limits.abandon_seconds
+        gone = [room for room in self.rooms.values() if room.broken or room.idle(now, after)]
+        closed, unfinished = [], []
+        for room in gone:
+            if not (room.broken or room.idle(now, after)):
+                continue  # something happened while an earlier room was being closed
+            self._remove(room)
+            if not room.broken and room.game_id and room.phase != "match_over":
+                unfinished.append(room)
             await room.close()
-        return [room.id for room in idle]
+            closed.append(room.id)
+        for start in range(0, len(unfinished), DELETE_BATCH):
+            batch = unfinished[start : start + DELETE_BATCH]
+            await self.storage.delete_games([r.game_id for r in batch], [r.id for r in batch])
+        if closed:
+            log.info(
+                "%d abandoned rooms closed, %d unfinished games deleted",
+                len(closed),
+                len(unfinished),
+            )
+        return closed
+
+    def _remove(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        self.listed.pop(room.id, None)
+        self._forget_creator(room)
+
+    async def expire_games(self) -> int:
+        """Delete finished games older than ``retention_days`` (with their actions, and
+        their rooms once no game is left); rooms that never got a game go too."""
+        before = time.time() - self.limits.retention_days * DAY
+        current = {room.game_id for room in self.rooms.values()}
+        old = await self.storage.expired_games(before, DELETE_BATCH)
+        expired = [(g, r) for g, r in old if g not in current]
+        if expired:
+            await self.storage.delete_games(
+                [g for g, _ in expired], sorted({r for _, r in expired})
+            )
+            log.info("retention: %d finished games deleted", len(expired))
+        await self.storage.delete_orphan_rooms(before)
+        return len(expired)
 
     def public(self) -> list[dict[str, Any]]:
-        live = [r for r in self.rooms.values() if r.settings.public and not r.broken]
-        live.sort(key=lambda r: -r.created)
-        return [r.summary() for r in live if r.phase != "match_over"][:100]
+        """The newest listed rooms: O(listed) from the index, never O(rooms)."""
+        newest = heapq.nlargest(PUBLIC_LIST, self.listed.values(), key=lambda r: r.created)
+        return [room.summary() for room in newest]
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -21,21 +21,22 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from setgame import game as engine
 from setgame.cards import CardError, card_names, parse_card
 from setgame.server import protocol as p
+from setgame.server.bounds import JoinBounds
 from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
 
 log = logging.getLogger(__name__)
 
 RECENT: Final = 256
 """How many recent versions a room keeps in memory for reconnecting clients."""
-IDLE_SECONDS: Final = 1800.0
-"""A room nobody is connected to and nothing happened in for this long leaves memory
-(it stays in the database and comes back when someone opens it)."""
+IDLE_SECONDS: Final = 7200.0
+"""A room nobody is connected to and nothing happened in for this long leaves memory (the
+default of ``Limits.abandon_seconds``; see ``registry.Rooms.sweep``)."""
 
 
 class Connection(Protocol):
@@ -54,6 +55,7 @@ class Seat:
     name: str
     token_hash: str | None
     bot_level: int | None = None
+    client: str | None = field(default=None, compare=False)  # who took it; not stored
 
 
 @dataclass(slots=True)
@@ -121,6 +123,9 @@ class Room:
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_at = 0.0  # time.monotonic() of the last flush
         self.on_change: list[Callable[[Room], None]] = []
+        self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
+        self.joins = JoinBounds()
+        self.creator: str | None = None
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -195,8 +200,22 @@ class Room:
 
     # --- connections ----------------------------------------------------------------------
 
-    def idle(self, now: float) -> bool:
-        return not self.sockets and not self.conns and now - self.last_active > IDLE_SECONDS
+    def idle(self, now: float, after: float = IDLE_SECONDS) -> bool:
+        return not self.sockets and not self.conns and now - self.last_active > after
+
+    def listed(self) -> bool:
+        """Whether the public list shows the room: public, not over, and someone present
+        (a seated person connected; in the lobby, anyone who has it open). A room restored
+        after a restart is not listed until someone comes back to it."""
+        if self.broken or not self.settings.public or self.game.phase == "match_over":
+            return False
+        if self.game.phase == "lobby" and self.conns:
+            return True
+        return any(conn.player is not None for conn in self.conns)
+
+    def _relist(self) -> None:
+        if self.on_listing is not None:
+            self.on_listing(self)
 
     def attach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
@@ -205,6 +224,7 @@ class Room:
         if conn.player is not None and not was_online:
             self._presence(conn.player, True)
             self._spawn(self._set_away(conn.player, False))
+        self._relist()
 
     def detach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
@@ -212,6 +232,7 @@ class Room:
         if conn.player is not None and not self._online(conn.player):
             self._presence(conn.player, False)
             self._spawn(self._away_after_grace(conn.player))
+        self._relist()
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
@@ -334,6 +355,7 @@ class Room:
         self._changed.set()
         for conn in list(self.conns):
             conn.close(p.CLOSE_SERVER_ERROR)
+        self._relist()
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
         cache: dict[str | None, str] = {}
@@ -374,19 +396,39 @@ class Room:
 
     # --- player requests (from the socket layer) --------------------------------------
 
-    async def join(self, conn: Connection, name: str) -> str:
-        """Seat the connection's person: it gets ``joined`` (its token) before the update."""
+    async def join(self, conn: Connection, name: str, client: str = "?") -> str:
+        """Seat the connection's person: it gets ``joined`` (its token) before the update.
+
+        ``client`` is the connection's address: it may hold ``joins.seats_per_client`` seats
+        here and join at the rate of ``joins`` (see ``bounds.py``)."""
         if conn.player is not None:
             raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
+        self._check_joins(client)
         token = secrets.token_urlsafe(18)
 
         def seated(player: str) -> None:
             conn.player = player
             conn.send(p.encode(p.Joined(player=player, token=token)))
 
-        player = await self._seat(name, hash_token(token), None, seated)
+        self.joins.take(client)
+        player = await self._seat(name, hash_token(token), None, seated, client)
         self._presence(player, True)
+        self._relist()
         return player
+
+    def _check_joins(self, client: str) -> None:
+        held = sum(1 for seat in self.seats.values() if seat.client == client)
+        if held >= self.joins.seats_per_client:
+            raise engine.GameError(
+                "too_many_seats",
+                f"your address already holds {held} seats in this room "
+                f"(at most {self.joins.seats_per_client})",
+            )
+        wait = self.joins.wait(client)
+        if wait > 0:
+            raise engine.GameError(
+                "joining_too_fast", f"too many joins from your address: wait {wait:.0f} s"
+            )
 
     async def add_bot(self, level: int) -> str:
         number = 1 + sum(1 for s in self.seats.values() if s.bot_level is not None)
@@ -398,9 +440,10 @@ class Room:
         token_hash: str | None,
         bot_level: int | None,
         seated: Callable[[str], None] | None = None,
+        client: str | None = None,
     ) -> str:
         player = "p" + secrets.token_hex(3)
-        seat = Seat(player, name.strip(), token_hash, bot_level)
+        seat = Seat(player, name.strip(), token_hash, bot_level, client)
         row = SeatRow(player, seat.name, token_hash, bot_level)
         async with self.lock:
             self._check_alive()
@@ -441,6 +484,7 @@ class Room:
         conn.player = None
         if not self._online(player):
             self._presence(player, False)
+        self._relist()
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
         """The action, if the client saw what it acts on (checked after the tick): a call
@@ -537,6 +581,12 @@ class Room:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # Break the reference cycles, so that the room's memory returns as soon as the last
+        # reference goes (rooms restored at start are frozen out of the cyclic collector).
+        self._timer = None
+        self._tasks.clear()
+        self.on_change.clear()
+        self.on_listing = None
 
 
 _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))

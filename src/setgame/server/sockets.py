@@ -223,7 +223,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Join(name=name):
-            await room.join(conn, name)
+            await room.join(conn, name, conn.host)
         case p.Hint():
             conn.send(p.encode(p.HintReply(cards=room.hint(_seat(conn)))))
         case p.Leave():

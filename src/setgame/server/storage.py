@@ -18,7 +18,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import stat
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +76,11 @@ actions = sa.Table(
 
 
 class StorageError(ValueError):
-    """A database address that cannot be used."""
+    """A database that cannot be used; the message names the database and the cause."""
+
+
+NEW_DB_HINT: Final = "start the server with --create-db to create a new, empty one"
+ABANDONED_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
 
 
 def database_url(db: str | Path | None) -> str:
@@ -159,11 +166,22 @@ that the writer never pays for a checkpoint inside a commit."""
 
 
 class Storage:
-    """The database of one server; open with :meth:`open`, close with :meth:`close`."""
+    """The database of one server; open with :meth:`open`, close with :meth:`close`.
 
-    def __init__(self, url: str) -> None:
+    ``create``: whether :meth:`open` may create a missing database (an SQLite file that does
+    not exist, or a database without setgame's tables). A server is started with it only when
+    its host asks for a new database (``--create-db``): a restart must never silently begin
+    again from nothing where a database was expected.
+    """
+
+    def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
+        self.create = create
+        self.path = _sqlite_path(self.url) if self.sqlite else None
+        self.where = str(self.path) if self.path else sa.make_url(self.url).render_as_string()
+        self.fault: str | None = None
+        self._files: dict[str, tuple[int, int]] = {}
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
         self._sync: sa.Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
@@ -177,14 +195,68 @@ class Storage:
         self.commits = 0
 
     async def open(self) -> None:
-        if self._sync is not None:
-            _sqlite_pragmas(self.engine.sync_engine)
-            _sqlite_pragmas(self._sync)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        """Connect, check the database can be written, create tables (see ``create``).
+
+        Raises :class:`StorageError` naming the database and the cause."""
+        if self.path is not None and not self.path.exists() and not self.create:
+            raise StorageError(f"no database at {self.where}: {NEW_DB_HINT}")
+        try:
+            await self._prepare()
+        except StorageError:
+            raise
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            raise StorageError(
+                f"cannot open the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
         self._writer = asyncio.create_task(self._write_loop(), name="storage-writer")
         if self.sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="checkpoint")
+
+    async def _prepare(self) -> None:
+        if self._sync is not None:
+            _sqlite_pragmas(self.engine.sync_engine)
+            _sqlite_pragmas(self._sync)
+            await self._run_sync(_probe_write, self._sync)  # read-only? say so now
+        async with self.engine.begin() as conn:
+            names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
+            if not names & set(metadata.tables) and not self.create:
+                raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
+            # create_all adds only missing tables: an older database opens as it is
+            await conn.run_sync(metadata.create_all)
+        if self.path is not None:
+            self._files = _identities(self.path)
+
+    def _diagnosis(self) -> str:
+        """Why an SQLite file cannot be used, as far as the file system tells."""
+        if self.path is None:
+            return ""
+        return "".join(f" ({why})" for why in _file_problems(self.path))
+
+    def check_files(self) -> None:
+        """SQLite: fail if the database files were deleted or replaced since they were
+        opened. SQLite keeps writing into an unlinked file, so a commit would "succeed"
+        into a file nobody can ever open again; this is called after every commit, before
+        anything is acknowledged."""
+        if self.fault is not None:
+            raise StorageError(self.fault)
+        if self.path is None:
+            return
+        now = _identities(self.path)
+        for name, ident in self._files.items():
+            if now.get(name) != ident:
+                gone = "deleted" if name not in now else "replaced"
+                self.fault = (
+                    f"the database file {name} was {gone} while the server ran: "
+                    f"nothing more can be stored; {ABANDONED_HINT}"
+                )
+                log.critical("%s", self.fault)
+                raise StorageError(self.fault)
+        for name, ident in now.items():  # the WAL appears at the first write
+            self._files.setdefault(name, ident)
+
+    async def _run_sync(self, fn: Any, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, fn, *args)
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -204,7 +276,9 @@ class Storage:
 
     async def _submit(self, *writes: Write) -> None:
         if self._writer is None or self._writer.done():
-            raise RuntimeError("storage is not open")
+            raise RuntimeError(f"storage is not open: {self.where}")
+        if self.fault is not None:
+            raise StorageError(self.fault)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((list(writes), future))
         await future
@@ -248,14 +322,23 @@ class Storage:
                     future.set_result(None)
 
     async def _transaction(self, writes: list[Write]) -> None:
-        """Run ``writes`` in one transaction, one ``executemany`` per run of a statement."""
-        if self._sync is not None and self._thread is not None:
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._thread, _sync_transaction, self._sync, writes)
-            return
-        async with self.engine.begin() as conn:
-            for stmt, params in _runs(writes):
-                await conn.execute(stmt, params)
+        """Run ``writes`` in one transaction, one ``executemany`` per run of a statement;
+        on SQLite, check the files are still the ones opened before returning."""
+        if self.fault is not None:
+            raise StorageError(self.fault)
+        try:
+            if self._sync is not None and self._thread is not None:
+                await self._run_sync(_sync_transaction, self._sync, writes, self.check_files)
+                return
+            async with self.engine.begin() as conn:
+                for stmt, params in _runs(writes):
+                    await conn.execute(stmt, params)
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
+            if isinstance(exc, sa.exc.IntegrityError):
+                raise  # a refused write (a duplicate version), not a storage fault
+            raise StorageError(
+                f"cannot write to the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
 
     async def _checkpoint_loop(self) -> None:
         while True:
@@ -342,10 +425,26 @@ class Storage:
             query = games.select().join(
                 newest, sa.and_(games.c.room == newest.c.room, games.c.created == newest.c.created)
             )
-            game_rows = [_game_row(r) for r in (await conn.execute(query)).all()]
+            game_rows = [g for r in (await conn.execute(query)).all() if (g := self._game(r))]
             since = time.time() - keep_finished
             live = [g for g in game_rows if g.status == "playing" or (g.finished or 0) > since]
-            return [await self._record(conn, g) for g in live]
+            records = []
+            for game in live:
+                try:
+                    records.append(await self._record(conn, game))
+                except BadRow as exc:  # one bad room must not keep the others from coming back
+                    log.error("%s; the room is skipped", exc)
+            return records
+
+    def _game(self, row: Any) -> GameRow | None:
+        """A games row, or None (logged) when its settings are not JSON."""
+        try:
+            return _game_row(row)
+        except ValueError as exc:
+            log.error(
+                "%s: game %r of room %r: settings %s; skipped", self.where, row.id, row.room, exc
+            )
+            return None
 
     async def room_record(self, room: str) -> RoomRecord | None:
         """One room as a restart would rebuild it (its newest game, whatever its status)."""
@@ -357,16 +456,25 @@ class Storage:
         )
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-            return None if row is None else await self._record(conn, _game_row(row))
+            game = None if row is None else self._game(row)
+            try:
+                return None if game is None else await self._record(conn, game)
+            except BadRow as exc:
+                log.error("%s; the room cannot be opened", exc)
+                return None
 
     async def _record(self, conn: AsyncConnection, game: GameRow) -> RoomRecord:
-        room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).one()
+        """The room of ``game``; :class:`BadRow` when one of its rows cannot be read."""
+        room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).first()
+        if room is None:
+            raise BadRow(f"{self.where}: room {game.room!r} of game {game.id!r} is missing")
         seat_rows = (await conn.execute(seats.select().where(seats.c.room == game.room))).all()
         query = actions.select().where(actions.c.game == game.id).order_by(actions.c.version)
         action_rows = [
-            ActionRow(r.version, r.at, json.loads(r.action))
+            ActionRow(r.version, r.at, self._json(r.action, game, f"action {r.version}"))
             for r in (await conn.execute(query)).all()
         ]
+        room_settings = self._json(room.settings, game, "room settings")
         version = await conn.scalar(
             sa.select(sa.func.max(actions.c.version))
             .select_from(actions.join(games, actions.c.game == games.c.id))
@@ -374,7 +482,7 @@ class Storage:
         )
         return RoomRecord(
             id=room.id,
-            settings=json.loads(room.settings),
+            settings=room_settings,
             public=bool(room.public),
             created=room.created,
             seats=_sorted_seats(seat_rows),
@@ -382,6 +490,62 @@ class Storage:
             actions=action_rows,
             version=version or 0,
         )
+
+    def _json(self, text: str, game: GameRow, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise BadRow(
+                f"{self.where}: room {game.room!r}, game {game.id!r}: {what} is not JSON "
+                f"({exc}): {text[:80]!r}"
+            ) from None
+
+    # --- retention ------------------------------------------------------------
+
+    async def expired_games(self, before: float, limit: int = 500) -> list[tuple[str, str]]:
+        """(game, room) of finished games that ended before ``before`` (wall clock)."""
+        query = (
+            sa.select(games.c.id, games.c.room)
+            .where(games.c.status == "finished", games.c.finished < before)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [(r.id, r.room) for r in (await conn.execute(query)).all()]
+
+    async def delete_games(self, game_ids: list[str], room_ids: list[str]) -> None:
+        """Delete the games, their actions, and those of ``room_ids`` left without a game
+        (with their seats), in one transaction."""
+        if game_ids:
+            await self._submit(*_deletions(game_ids, room_ids))
+
+    async def delete_orphan_rooms(self, before: float) -> None:
+        """Rooms that never got a game (a crash between the two writes), created before."""
+        empty = sa.and_(~_has_game(), rooms.c.created < before)
+        orphans = sa.select(rooms.c.id).where(empty).scalar_subquery()
+        await self._submit(
+            (seats.delete().where(seats.c.room.in_(orphans)), {}),
+            (rooms.delete().where(empty), {}),
+        )
+
+
+class BadRow(StorageError):
+    """A row that cannot be read (not JSON, or a missing room): its room is skipped."""
+
+
+def _has_game() -> sa.Exists:
+    return sa.exists().where(games.c.room == rooms.c.id)
+
+
+def _deletions(game_ids: list[str], room_ids: list[str]) -> list[Write]:
+    """Fresh statements (never grouped into one ``executemany`` with another call's)."""
+    empty_rooms = sa.and_(rooms.c.id.in_(room_ids), ~_has_game())
+    no_game = ~sa.exists().where(games.c.room == seats.c.room)
+    return [
+        (actions.delete().where(actions.c.game.in_(game_ids)), {}),
+        (games.delete().where(games.c.id.in_(game_ids)), {}),
+        (seats.delete().where(seats.c.room.in_(room_ids), no_game), {}),
+        (rooms.delete().where(empty_rooms), {}),
+    ]
 
 
 def _runs(writes: list[Write]) -> list[tuple[sa.Executable, Any]]:
@@ -398,10 +562,58 @@ def _runs(writes: list[Write]) -> list[tuple[sa.Executable, Any]]:
     return runs
 
 
-def _sync_transaction(engine: sa.Engine, writes: list[Write]) -> None:
+def _sync_transaction(engine: sa.Engine, writes: list[Write], check: Any = None) -> None:
     with engine.begin() as conn:
         for stmt, params in _runs(writes):
             conn.execute(stmt, params)
+    if check is not None:
+        check()
+
+
+def _probe_write(engine: sa.Engine) -> None:
+    """A write that changes nothing: a read-only file fails here, at start."""
+    with engine.begin() as conn:
+        version = conn.exec_driver_sql("PRAGMA user_version").scalar()
+        conn.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
+
+
+def _sqlite_path(url: str) -> Path | None:
+    database = sa.make_url(url).database
+    return None if not database or database == ":memory:" else Path(database)
+
+
+def _identities(path: Path) -> dict[str, tuple[int, int]]:
+    """(device, inode) of the database file, its WAL and its shared-memory index, for those
+    that exist (a connection opened later would open new ones beside the old: a split)."""
+    found: dict[str, tuple[int, int]] = {}
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            info = os.stat(name)
+            found[name] = (info.st_dev, info.st_ino)
+    return found
+
+
+def _file_problems(path: Path) -> Iterator[str]:
+    folder = path.parent
+    if not folder.is_dir():
+        yield f"the folder {folder} does not exist"
+        return
+    if path.exists():
+        info = path.stat()
+        mode = stat.filemode(info.st_mode)
+        if not os.access(path, os.R_OK | os.W_OK):
+            yield f"{path} is not readable and writable by this user ({mode}, uid {info.st_uid})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        yield f"the folder {folder} is not writable by this user (SQLite needs its -wal file there)"
+    with contextlib.suppress(OSError):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            yield f"the file system of {folder} is mounted read-only"
+
+
+def _cause(exc: BaseException) -> str:
+    """The driver's own words, without SQLAlchemy's statement dump and help link."""
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).strip() or type(exc).__name__
 
 
 def _seat_values(room: str | None, seat: SeatRow) -> dict[str, Any]:
