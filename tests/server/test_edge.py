@@ -374,6 +374,20 @@ async def test_connections_per_client_are_capped(edge_server: Make) -> None:
     assert "limit connections_per_client" in server.log.read_text()
 
 
+async def test_new_connections_are_rate_limited_per_client(edge_server: Make) -> None:
+    server = edge_server(connect_burst=5, connect_rate=0.1)
+    opened = [
+        await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0))
+        for _ in range(6)
+    ]
+    assert not await eof_within(opened[4][0], 0.5)  # the fifth is served...
+    assert await eof_within(opened[5][0], 3)  # ...the sixth is closed at once
+    await healthy(server)  # another address is not affected
+    for _, writer in opened:
+        writer.close()
+    assert "limit connect_rate" in server.log.read_text()
+
+
 # --- item 7 (the proxy part): X-Forwarded-For --------------------------------------------------
 
 

@@ -6,6 +6,7 @@ with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import html
@@ -27,7 +28,13 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
-from setgame.server.edge import BodyError, client_host, proxy_middleware, read_body
+from setgame.server.edge import (
+    BodyError,
+    client_host,
+    proxy_middleware,
+    read_body,
+    trim_memory,
+)
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
@@ -318,9 +325,11 @@ def build(
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
+        trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
         try:
             yield
         finally:
+            trimmer.cancel()
             await players.close()
             await rooms.close()
             await storage.close()

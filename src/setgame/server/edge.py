@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -24,6 +25,8 @@ log = logging.getLogger("setgame.server.limits")
 
 LOG_EVERY: Final = 10.0
 """Seconds between two log lines about the same limit."""
+TRIM_SECONDS: Final = 5.0
+"""How often freed memory is handed back to the system (see :func:`trim_memory`)."""
 
 
 class Bites:
@@ -121,12 +124,17 @@ def _too_big(request: Request, size: str, cap: int) -> BodyError:
 
 
 class Doorman:
-    """Open TCP connections per peer address (trusted proxies exempt)."""
+    """New and open TCP connections per peer address (trusted proxies exempt): at most
+    ``connections_per_client`` open at once, and new ones at ``connect_rate`` a second
+    (``connect_burst`` at once). A refused connection is closed before a byte is read, the
+    cheapest refusal there is: floods of short connections cost the server little."""
 
     def __init__(self, limits: Limits, bites: Callable[[str, str], None] = BITES) -> None:
         self.limits = limits
         self.proxies = [ipaddress.ip_network(n) for n in networks(limits.trusted_proxies)]
-        self.open: dict[str, list[asyncio.BaseTransport]] = {}
+        # Weak: a closed connection must not be kept alive (with its buffers) by the count.
+        self.open: dict[str, weakref.WeakSet[asyncio.BaseTransport]] = {}
+        self.buckets: dict[str, tuple[float, float]] = {}  # host -> (tokens, time)
         self.bites = bites
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
@@ -135,15 +143,28 @@ class Doorman:
         host = str(peer[0]) if peer else "?"
         if self._is_proxy(host):
             return True
-        held = [t for t in self.open.get(host, ()) if not t.is_closing()]
-        if len(held) >= self.limits.connections_per_client:
-            self.open[host] = held
-            self.bites("connections_per_client", f"{host} holds {len(held)} connections")
+        if not self._take(host):
+            self.bites("connect_rate", f"{host} opens connections too fast")
             return False
-        held.append(transport)
-        self.open[host] = held
-        if len(self.open) > 4 * self.limits.connections_per_client + 1024:
+        held = self.open.setdefault(host, weakref.WeakSet())
+        count = sum(1 for t in held if not t.is_closing())
+        if count >= self.limits.connections_per_client:
+            self.bites("connections_per_client", f"{host} holds {count} connections")
+            return False
+        held.add(transport)
+        if len(self.open) > 10_000:
             self._prune()
+        return True
+
+    def _take(self, host: str) -> bool:
+        rate, burst = self.limits.connect_rate, float(self.limits.connect_burst)
+        now = time.monotonic()
+        tokens, stamp = self.buckets.get(host, (burst, now))
+        tokens = min(burst, tokens + (now - stamp) * rate)
+        if tokens < 1:
+            self.buckets[host] = (tokens, now)
+            return False
+        self.buckets[host] = (tokens - 1, now)
         return True
 
     def _is_proxy(self, host: str) -> bool:
@@ -156,12 +177,14 @@ class Doorman:
         return any(address in net for net in self.proxies)
 
     def _prune(self) -> None:
+        """Forget addresses with nothing open and a full bucket: they are as new."""
+        now, burst = time.monotonic(), float(self.limits.connect_burst)
         for host in list(self.open):
-            alive = [t for t in self.open[host] if not t.is_closing()]
-            if alive:
-                self.open[host] = alive
-            else:
+            if not any(not t.is_closing() for t in self.open[host]):
                 del self.open[host]
+        for host, (tokens, stamp) in list(self.buckets.items()):
+            if tokens + (now - stamp) * self.limits.connect_rate >= burst:
+                del self.buckets[host]
 
 
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
@@ -175,12 +198,14 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
     class Guarded(base):  # type: ignore[misc]
         _deadline: asyncio.TimerHandle | None = None
+        _refused = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:
-            super().connection_made(transport)
-            if not doorman.admit(transport):
+            if not doorman.admit(transport):  # refused before uvicorn sets anything up
+                self._refused = True
                 transport.abort()
                 return
+            super().connection_made(transport)
             self._arm()
 
         def on_response_complete(self) -> None:
@@ -189,6 +214,8 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused:
+                return
             if self._deadline is not None:
                 self._deadline.cancel()
             super().connection_lost(exc)
@@ -211,3 +238,31 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded
+
+
+# --- memory after a burst ---------------------------------------------------------------------
+
+
+async def trim_memory(every: float = TRIM_SECONDS) -> None:
+    """Hand freed heap memory back to the system every ``every`` seconds (glibc's
+    ``malloc_trim``; elsewhere nothing). After a burst of connections is gone, their freed
+    memory otherwise stays in the process: measured, 250 sockets refused again and again left
+    RSS 25 MB up, of which a trim returned 16 MB. A trim takes a few milliseconds, in a thread."""
+    trim = _malloc_trim()
+    if trim is None:
+        return
+    while True:
+        await asyncio.sleep(every)
+        await asyncio.to_thread(trim, 0)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    return trim

@@ -43,6 +43,16 @@ class Limits:
         metadata={"min": 1, "max": 100_000, "doc": "open TCP connections one client address "
                   "may hold (trusted proxies are exempt); more are closed at once"},
     )
+    connect_rate: float = field(
+        default=20.0,
+        metadata={"min": 0.1, "max": 100_000, "doc": "new TCP connections a second one "
+                  "client address may open on average (trusted proxies are exempt)..."},
+    )
+    connect_burst: int = field(
+        default=200,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; more are closed before "
+                  "a byte is read"},
+    )
     header_seconds: float = field(
         default=10.0,
         metadata={"min": 1, "max": 300, "doc": "seconds a connection has to send a complete "
