@@ -248,3 +248,33 @@ async def test_any_one_of_the_files_deleted_is_noticed(tmp_path: Path, suffix: s
         Path(f"{db}{suffix}").unlink()
         with pytest.raises(StorageError, match="deleted while the server ran"):
             await room.join(FakeConnection(), "Ann", "10.0.0.1")
+
+
+async def test_a_replay_with_an_unreadable_action_is_a_clear_error(tmp_path: Path) -> None:
+    from setgame.server.app import build
+
+    from .roomkit import practice_to_the_end
+
+    db = tmp_path / "g.db"
+    async with registry(db) as rooms:
+        game = (await practice_to_the_end(rooms)).game_id
+    _corrupt(db, f"UPDATE actions SET action = 'oops' WHERE game = '{game}' AND version = 2")
+    app = build(Storage(str(db), create=False), restore=False)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as http,
+    ):
+        reply = await http.get(f"/api/games/{game}/replay")
+    assert reply.status_code == 500 and reply.json()["code"] == "storage_error"
+    assert str(db) not in reply.text  # the path is for the log
+
+
+async def test_a_file_that_is_not_a_database_names_the_path_and_the_cause(tmp_path: Path) -> None:
+    db = tmp_path / "notes.db"
+    db.write_bytes(b"these are my notes, not a database\n" * 200)
+    store = Storage(str(db), create=False)
+    with pytest.raises(StorageError) as failed:
+        await store.open()
+    await store.close()
+    assert str(db) in str(failed.value) and "not a database" in str(failed.value)

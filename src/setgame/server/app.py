@@ -237,7 +237,12 @@ async def replay(request: Request) -> Response:
     settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in ENGINE_FIELDS})
     game = Game(settings, row.seed)
     steps: list[dict[str, Any]] = []
-    for action in await storage.actions(game_id):
+    try:
+        stored = await storage.actions(game_id)
+    except StorageError as exc:  # the path and cause go to the log, not to strangers
+        log.error("replay of %s: %s", game_id, exc)
+        return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
+    for action in stored:
         events = game.apply(action_from_dict(action.action))
         steps.append(
             {

@@ -137,6 +137,14 @@ class Limits:
         default=12,
         metadata={"min": 1, "max": 10_000, "doc": "joins at once per client and room"},
     )
+    away_grace: float = field(
+        default=10.0,
+        metadata={
+            "min": 0.1,
+            "max": 3600.0,
+            "doc": "seconds without a connection before a seated player counts as away",
+        },
+    )
     abandon_seconds: float = field(
         default=7200.0,
         metadata={

@@ -4,8 +4,10 @@ that closes abandoned rooms and deletes old games (``docs/deploy.md``, "Retentio
 
 Rooms with a game in progress are always in memory (all come back at a restart): a room
 leaves memory only when nobody has had it open for ``abandon_seconds``, and then its
-unfinished game is deleted. So the database never holds a game in progress that no room
-in memory owns, and the sweep needs only memory to find abandoned rooms.
+unfinished game is deleted. So the database holds no game in progress that no room in
+memory owns, and the sweep needs only memory to find abandoned rooms. (The exception: a
+room closed by a storage error leaves memory with its game as stored; it comes back when
+someone opens it, or at the next restart, and is swept from then on.)
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class Rooms:
         room.joins = JoinBounds(
             self.limits.seats_per_client, self.limits.joins_per_minute, self.limits.join_burst
         )
+        room.away_grace = self.limits.away_grace
         room.on_listing = self._relist
         room.on_change.append(self._relist)
         self.rooms[room.id] = room

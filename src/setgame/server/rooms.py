@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import os
 import secrets
 import time
 from collections import deque
@@ -68,8 +67,9 @@ class _Hint:
 PRESENCE_SECONDS: Final = 0.25
 """Presence messages of a room are sent together, at most once per this many seconds: a
 client cycling its connection cannot make the room broadcast at its own rate."""
-AWAY_GRACE: Final = float(os.environ.get("SETGAME_AWAY_GRACE", "10"))
-"""Seconds without a connection before a seated player counts as away (``Away`` action)."""
+AWAY_GRACE: Final = 10.0
+"""Seconds without a connection before a seated player counts as away (``Away`` action);
+the default of ``Limits.away_grace`` (``SETGAME_AWAY_GRACE``)."""
 
 
 def hash_token(token: str) -> str:
@@ -125,6 +125,7 @@ class Room:
         self.on_change: list[Callable[[Room], None]] = []
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
+        self.away_grace = AWAY_GRACE
         self.creator: str | None = None
 
     # --- clock and identity ---------------------------------------------------------------
@@ -236,7 +237,7 @@ class Room:
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
-        await asyncio.sleep(AWAY_GRACE)
+        await asyncio.sleep(self.away_grace)
         if not self._online(player):
             await self._set_away(player, True)
 

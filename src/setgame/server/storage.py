@@ -21,7 +21,7 @@ import logging
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +80,7 @@ class StorageError(ValueError):
 
 
 NEW_DB_HINT: Final = "start the server with --create-db to create a new, empty one"
-ABANDONED_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
+RESTORE_HINT: Final = "restore it from a backup (docs/deploy.md) and restart"
 
 
 def database_url(db: str | Path | None) -> str:
@@ -247,12 +247,23 @@ class Storage:
                 gone = "deleted" if name not in now else "replaced"
                 self.fault = (
                     f"the database file {name} was {gone} while the server ran: "
-                    f"nothing more can be stored; {ABANDONED_HINT}"
+                    f"nothing more can be stored; {RESTORE_HINT}"
                 )
                 log.critical("%s", self.fault)
                 raise StorageError(self.fault)
         for name, ident in now.items():  # the WAL appears at the first write
             self._files.setdefault(name, ident)
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for reads; a database error names the database and the cause."""
+        try:
+            async with self.engine.connect() as conn:
+                yield conn
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
+            raise StorageError(
+                f"cannot read the database {self.where}: {_cause(exc)}{self._diagnosis()}"
+            ) from exc
 
     async def _run_sync(self, fn: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -397,26 +408,29 @@ class Storage:
     # --- reads --------------------------------------------------------------
 
     async def game(self, game: str) -> GameRow | None:
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(games.select().where(games.c.id == game))).first()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._game(row)
 
     async def actions(self, game: str) -> list[ActionRow]:
         query = actions.select().where(actions.c.game == game).order_by(actions.c.version)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
-        return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        try:
+            return [ActionRow(r.version, r.at, json.loads(r.action)) for r in rows]
+        except ValueError as exc:
+            raise BadRow(f"{self.where}: an action of game {game!r} is not JSON ({exc})") from None
 
     async def seats(self, room: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.room == room)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         return _sorted_seats(rows)
 
     async def live_rooms(self, keep_finished: float = 3600.0) -> list[RoomRecord]:
         """Every room whose newest game is in progress, or finished less than
         ``keep_finished`` seconds ago (its results and "again" stay reachable)."""
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             newest = (
                 sa.select(games.c.room, sa.func.max(games.c.created).label("created"))
                 .group_by(games.c.room)
@@ -454,7 +468,7 @@ class Storage:
             .order_by(games.c.created.desc(), games.c.id)
             .limit(1)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             row = (await conn.execute(query)).first()
             game = None if row is None else self._game(row)
             try:
@@ -509,7 +523,7 @@ class Storage:
             .where(games.c.status == "finished", games.c.finished < before)
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             return [(r.id, r.room) for r in (await conn.execute(query)).all()]
 
     async def delete_games(self, game_ids: list[str], room_ids: list[str]) -> None:
