@@ -33,6 +33,7 @@ from setgame.game import (
     Settings,
     Start,
     Tick,
+    _remove_compact,
 )
 
 
@@ -98,10 +99,36 @@ def test_r08_first_caller_controls_the_board_until_resolved() -> None:
         game.apply(Pick(1.2, "b", find_sets(game.table)[0]))
     assert err.value.code == "board_held"
     with pytest.raises(GameError) as err:
-        game.apply(Pick(1.2, "b", find_sets(game.table)[0]))
-    assert game.deadline == 1.0 + game.settings.pick_seconds
+        game.apply(NoSet(1.3, "b"))
+    assert err.value.code == "board_held"
+    assert "'A' holds the board" in str(err.value)
+    assert game.holder == "a" and game.deadline == 1.0 + game.settings.pick_seconds
     game.apply(Pick(2.0, "a", find_sets(game.table)[0]))
-    assert game.holder is None
+    assert game.holder is None and game.deadline is None
+    game.apply(Call(2.5, "b"))  # the board is free again
+    assert game.holder == "b"
+
+
+def test_r08_default_pick_window_is_five_seconds() -> None:
+    assert Settings().pick_seconds == 5.0
+    game = started()
+    events = game.apply(Call(1.0, "a"))
+    assert events == [{"type": "called", "at": 1.0, "player": "a", "deadline": 6.0}]
+    assert not game.due(5.999) and game.due(6.0)
+    assert game.advance(5.999) == []
+    with pytest.raises(GameError) as err:
+        game.apply(Pick(6.0, "a", not_a_set(game.table)))
+    assert err.value.code == "expired"
+    assert game.advance(6.0)[0]["reason"] == "timeout"
+
+
+def test_r08_pick_window_must_be_1_to_60_seconds() -> None:
+    for bad in (0.5, 61, True, "5"):
+        with pytest.raises(GameError) as err:
+            Settings(pick_seconds=bad)  # type: ignore[arg-type]
+        assert err.value.code == "bad_setting" and repr(bad) in str(err.value)
+    assert Settings(pick_seconds=1).pick_seconds == 1
+    assert Settings(pick_seconds=60).pick_seconds == 60
 
 
 def test_r08_must_call_before_picking() -> None:
@@ -136,6 +163,28 @@ def test_r09_valid_set_scores_and_is_replaced_in_place_at_twelve() -> None:
             assert after[pos] == card
     assert game.players["a"].score == 1
     assert game.deck_left == 81 - 15
+
+
+def test_r09_above_twelve_the_last_cards_fill_the_gaps() -> None:
+    """15 -> 12: cards of the last positions move into the gaps, the others stay put."""
+    table = list(range(15))
+    assert _remove_compact(table, [1, 5, 13]) == [0, 12, 2, 3, 4, 14, 6, 7, 8, 9, 10, 11]
+    assert _remove_compact(table, [12, 13, 14]) == list(range(12))
+    assert _remove_compact(table, [14, 3, 0]) == [12, 1, 2, 13, *range(4, 12)]
+    assert _remove_compact(list(range(18)), [0, 1, 2]) == [15, 16, 17, *range(3, 15)]
+    game = seed_where(lambda g: not has_set(g.table))
+    game.apply(NoSet(1.0, "a"))
+    game.apply(NoSet(1.0, "b"))
+    while not has_set(game.table):
+        game.apply(NoSet(2.0, "a"))
+        game.apply(NoSet(2.0, "b"))
+    big = game.table
+    cards = find_sets(big)[0]
+    game.apply(Call(3.0, "a"))
+    taken = game.apply(Pick(3.5, "a", cards))[0]
+    positions = [big.index(c) for c in cards]
+    assert taken["positions"] == positions and taken["replaced"] == []
+    assert game.table == _remove_compact(big, positions)
 
 
 def test_r09_above_twelve_cards_are_not_replaced() -> None:
@@ -186,23 +235,56 @@ def test_r10_wrong_call_costs_a_point_by_default() -> None:
 
 
 def test_r10_timeout_is_a_wrong_call() -> None:
-    game = started(Settings(pick_seconds=2))
+    game = seed_where(lambda g: has_set(g.table), Settings(pick_seconds=2))
+    take_any(game, "a", 0.0)  # a holds a set, so the penalty can take one
+    table = game.table
     game.apply(Call(1.0, "a"))
     assert game.advance(2.5) == []
     events = game.advance(3.0)
-    assert events[0]["type"] == "wrong_call" and events[0]["reason"] == "timeout"
-    assert game.holder is None
+    assert events == [
+        {
+            "type": "wrong_call",
+            "at": 3.0,
+            "player": "a",
+            "cards": None,
+            "reason": "timeout",
+            "flaws": [],
+            "penalty": "point",
+            "point_lost": True,
+            "locked": False,
+            "cooldown": 2.0,
+            "score": 0,
+        }
+    ]
+    assert game.players["a"].score == 0 and game.players["a"].wrong == 1
+    assert game.holder is None and game.deadline is None
+    assert game.table == table  # the cards stay
 
 
 def test_r10_lockout_until_another_player_finds_a_set() -> None:
-    game = _err_then_set(Settings(penalty="lockout"))
+    game = seed_where(
+        lambda g: len(find_sets(g.table)) >= 2, Settings(penalty="lockout"), ("a", "b", "c")
+    )
+    take_any(game, "a", 1.0)
+    game.apply(Call(2.0, "a"))
+    event = game.apply(Pick(2.5, "a", not_a_set(game.table)))[0]
+    assert event["locked"] is True and event["point_lost"] is False
     assert game.players["a"].score == 1 and game.players["a"].locked
     with pytest.raises(GameError) as err:
-        game.apply(Call(3.0, "a"))
+        game.apply(Call(30.0, "a"))  # long after the fair-call cooldown: still locked
+    assert err.value.code == "locked_out" and "'A' is locked out" in str(err.value)
+    with pytest.raises(GameError) as err:
+        game.apply(NoSet(30.0, "a"))
     assert err.value.code == "locked_out"
-    if has_set(game.table):
-        take_any(game, "b", 4.0)
-        assert not game.players["a"].locked
+    game.apply(Call(31.0, "b"))
+    game.apply(Pick(31.5, "b", not_a_set(game.table)))  # another wrong call lifts nothing
+    assert game.players["a"].locked and game.players["b"].locked
+    while not has_set(game.table):
+        game.apply(NoSet(32.0, "c"))
+    take_any(game, "c", 33.0)  # another player finds a set
+    assert not game.players["a"].locked and not game.players["b"].locked
+    game.apply(Call(34.0, "a"))
+    assert game.holder == "a"
 
 
 def test_r10_all_locked_out_lifts_every_lockout() -> None:
@@ -263,26 +345,68 @@ def test_r12_round_ends_when_deck_is_empty_and_no_set_remains() -> None:
 
 
 def test_r13_score_is_one_point_per_set_less_penalties() -> None:
-    game = _err_then_set(Settings())
-    take_any(game, "b", 5.0) if has_set(game.table) else None
+    game = seed_where(lambda g: has_set(g.table), Settings(rounds="single"))
+    taken = {"a": 0, "b": 0}
+    at = 0.0
+    for who in ("a", "a", "b", "a"):  # three sets for a, one for b
+        at += 1
+        while not has_set(game.table):
+            game.apply(NoSet(at, "a"))
+            game.apply(NoSet(at, "b"))
+        take_any(game, who, at)
+        taken[who] += 1
+    game.apply(Call(at + 1, "a"))
+    game.apply(Pick(at + 1.5, "a", not_a_set(game.table)))  # a returns one set
     a, b = game.players["a"], game.players["b"]
-    assert a.sets == a.score == 0
-    assert b.score == b.sets
+    assert (a.score, b.score) == (taken["a"] - 1, taken["b"]) == (2, 1)
+    assert [p["score"] for p in game.view()["players"]] == [2, 1]
+    assert [p["total"] for p in game.view()["players"]] == [2, 1]  # live total in play
+    end = play_out_round_by(game, "b", at + 10)
+    totals = game.result()["totals"]
+    assert totals == {"a": 2, "b": 1 + end}  # every set b took after, a point each
 
 
 def test_r14_match_has_a_round_per_player_and_the_deal_rotates() -> None:
     game = started(seed=8, players=("a", "b", "c"))
     dealers = [game.dealer]
     at = 1.0
+    round_totals = []
     while game.phase != "match_over":
         at = play_out_round(game, at)
+        round_totals.append(game.players["a"].total)
         if game.phase == "round_over":
             at += 1
             game.apply(Start(at, "b"))
             dealers.append(game.dealer)
     assert game.rounds == 3 and dealers == ["a", "b", "c"]
-    totals = game.result()["totals"]
-    assert max(totals.values()) in (totals[w] for w in game.result()["winners"])
+    assert round_totals[0] < round_totals[1] < round_totals[2]  # totals add up across rounds
+    result = game.result()
+    assert result["totals"] == {"a": round_totals[2], "b": 0, "c": 0}
+    assert result["winners"] == ["a"]
+
+
+def test_r14_ties_share_the_win_and_the_highest_total_wins() -> None:
+    game = started(players=("a", "b", "c"))
+    game.players["a"].total = game.players["b"].total = 7
+    game.players["c"].total = 6
+    assert game.result()["winners"] == ["a", "b"]
+    game.players["c"].total = 8
+    assert game.result() == {"totals": {"a": 7, "b": 7, "c": 8}, "winners": ["c"]}
+    assert Game().result() == {"totals": {}, "winners": []}
+
+
+def play_out_round_by(game: Game, who: str, at: float) -> int:
+    """``who`` takes every set until the round ends; the number of sets taken."""
+    taken = 0
+    while game.phase == "playing":
+        at += 1
+        if has_set(game.table):
+            take_any(game, who, at)
+            taken += 1
+        else:
+            for p in game.active():
+                game.apply(NoSet(at, p.id))
+    return taken
 
 
 def play_out_round(game: Game, at: float) -> float:
@@ -306,17 +430,30 @@ def test_r14_single_round_setting() -> None:
 
 def test_r15_solo_more_cards_costs_a_point_and_is_cancelled_at_the_end() -> None:
     game = seed_where(lambda g: True, Settings(mode="solo"), ("me",))
-    with pytest.raises(GameError):
+    with pytest.raises(GameError) as err:
         game.apply(Call(0.5, "me"))  # no call in solo
+    assert err.value.code == "no_call"
     events = game.apply(NoSet(1.0, "me"))
     assert events[0]["type"] == "more_cards_asked" and len(game.table) == 15
     assert game.players["me"].score == -1
-    end = play_out(game, start_at=2.0)
+    events: list[dict[str, object]] = []
+    at = 2.0
+    while game.phase == "playing":  # take the first set each time; ask when there is none
+        at += 1
+        if has_set(game.table):
+            events += game.apply(Pick(at, "me", find_sets(game.table)[0]))
+        else:
+            events += game.apply(NoSet(at, "me"))
+    asks = 1 + sum(e["type"] == "more_cards_asked" for e in events)
+    last_12 = [  # sets taken with the deck empty and at most 12 cards on the table before
+        e for e in events if e["type"] == "set_taken" and e["deck"] == 0 and len(e["table"]) <= 9
+    ]
     solo = game.result()["solo"]
-    assert solo["penalties"] >= 1  # play_out may ask for more cards again
-    assert solo["score"] == solo["sets"] - solo["penalties"]
-    assert solo["won"] == (solo["cancelled"] >= solo["penalties"])
-    assert solo["seconds"] == end + 0.5  # from the deal at 0 to the last pick
+    sets = (81 - len(game.table)) // 3  # every card that left the table went in a set
+    assert (solo["sets"], solo["penalties"], solo["score"]) == (sets, asks, sets - asks)
+    assert solo["cancelled"] == len(last_12)
+    assert solo["won"] is (len(last_12) >= asks)
+    assert solo["seconds"] == at  # from the deal at 0 to the last pick
 
 
 def test_r15_solo_takes_one_player() -> None:

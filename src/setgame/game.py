@@ -17,9 +17,15 @@ Solo scoring (R15), as this project implements it: the score is the sets found
 minus the penalties; each request for three more cards is a penalty of one
 point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
 ``both`` (never below zero sets). The game is *won* when every more-cards
-penalty has been cancelled by a set found after the deck ran out, among the
-last cards on the table (``001``, ``004``). The seconds from start to end are
-recorded.
+penalty has been cancelled by a set found once the deck is empty and at most 12
+cards lie on the table ("among the last 12 cards", ``001``, ``004``). The
+seconds from start to end are recorded.
+
+This project's own rules, beside the rulebooks': the fair-call cooldown
+(:mod:`setgame.penalties`), "when every player is locked out, all lockouts lift"
+(also when a player leaves or goes away), the match following the seated
+players (:mod:`setgame.seating`), and the ``missed`` set named when three cards
+are dealt while a set lay on the table.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final, TypeAlias
 
+from setgame import seating
 from setgame.cards import Card, CardError, card_name, card_names, parse_card, parse_deck
+from setgame.penalties import outcome
 from setgame.sets import explain, find_sets, has_set, is_set
 
 Event: TypeAlias = dict[str, Any]
@@ -38,6 +46,7 @@ MODES: Final = ("multi", "solo", "practice")
 PENALTIES: Final = ("point", "lockout", "both", "none")
 NO_SET_RULES: Final = ("vote", "auto")
 ROUND_RULES: Final = ("match", "single")
+LOCKOUT_LIFTS: Final = ("set", "set_or_cards")  # R10: 002 and 000's option; 003
 PHASES: Final = ("lobby", "playing", "round_over", "match_over")
 
 TABLE_SIZE: Final = 12  # R06: 3 rows of 4
@@ -67,6 +76,7 @@ class Settings:
     deck: str = "full"
     pick_seconds: float = 5.0
     rounds: str = "match"
+    lockout_lift: str = "set"
 
     def __post_init__(self) -> None:
         for name, allowed in (
@@ -74,6 +84,7 @@ class Settings:
             ("penalty", PENALTIES),
             ("no_set", NO_SET_RULES),
             ("rounds", ROUND_RULES),
+            ("lockout_lift", LOCKOUT_LIFTS),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -223,7 +234,9 @@ class Player:
     away: bool = False  # connection lost: does not hold up votes
     wrong: int = 0  # wrong calls this round
     penalties: int = 0  # solo: more-cards requests this round (R15)
-    cancelled: int = 0  # solo: sets found after the deck ran out
+    cancelled: int = 0  # solo: sets found among the last 12 cards
+    misses: int = 0  # fair call: calls in a row that ended without a set
+    cooldown_until: float | None = None  # fair call: no call before this time
 
     @property
     def score(self) -> int:
@@ -235,14 +248,13 @@ class Player:
 class _State:
     phase: str = "lobby"
     round: int = 0
-    rounds: int = 0
-    dealer: int = 0  # index into Game.order of this round's dealer
+    dealer: str | None = None  # this round's dealer
+    dealt: list[str] = field(default_factory=list)  # R14: who has dealt, in order
     table: list[Card] = field(default_factory=list)
     stock: list[Card] = field(default_factory=list)  # undealt, next card last
     holder: str | None = None
     deadline: float | None = None
     started_at: float | None = None  # the match's first deal
-    round_started_at: float | None = None
     ended_at: float | None = None
     last_at: float = float("-inf")
 
@@ -305,11 +317,18 @@ class Game:
 
     @property
     def rounds(self) -> int:
-        return self._s.rounds
+        """The rounds of the match as now planned (R14): dealt, plus those still to deal."""
+        single = self.settings.rounds == "single" or self.settings.solitary
+        return seating.planned_rounds(single, self._seated_ids(), self._s.dealt)
 
     @property
     def dealer(self) -> str | None:
-        return self.order[self._s.dealer] if self.order and self._s.round else None
+        """This round's dealer, while they are in ``players`` (a departed seat may be gone)."""
+        dealer = self._s.dealer
+        return dealer if dealer in self.players else None
+
+    def _seated_ids(self) -> list[str]:
+        return [p.id for p in self.present()]
 
     def present(self) -> list[Player]:
         return [self.players[p] for p in self.order if self.players[p].present]
@@ -338,11 +357,11 @@ class Game:
             "mode": self.settings.mode,
             "settings": self.settings.to_dict(),
             "round": s.round,
-            "rounds": s.rounds,
+            "rounds": self.rounds,
             "dealer": self.dealer,
             "table": card_names(s.table),
             "deck": len(s.stock),
-            "players": [self._player_view(self.players[p]) for p in self.order],
+            "players": [self._player_view(self.players[p], now) for p in self.order],
             "holder": s.holder,
             "deadline": s.deadline,
             "deadline_in": None
@@ -358,7 +377,8 @@ class Game:
             view["result"] = self.result()
         return view
 
-    def _player_view(self, p: Player) -> dict[str, Any]:
+    def _player_view(self, p: Player, now: float | None) -> dict[str, Any]:
+        until = self._cooldown(p, now)
         return {
             "id": p.id,
             "name": p.name,
@@ -371,7 +391,24 @@ class Game:
             "away": p.away,
             "wrong": p.wrong,
             "penalties": p.penalties,
+            "cooldown_until": until,
+            "cooldown_in": None if until is None or now is None else round(until - now, 3),
         }
+
+    def cooldown_end(self, player: str, now: float | None = None) -> float | None:
+        """When ``player`` may call again under the fair-call rule, if a cooldown binds them
+        now (``None``: they may call as far as the cooldown goes)."""
+        p = self.players.get(player)
+        return None if p is None else self._cooldown(p, now)
+
+    def _cooldown(self, p: Player, now: float | None) -> float | None:
+        """The end of ``p``'s fair-call cooldown while it binds (at ``now`` if given): only
+        while another player here could call; alone, nobody need wait."""
+        until = p.cooldown_until
+        if until is None or (now is not None and now >= until):
+            return None
+        others = [q for q in self.active() if q is not p and not q.locked]
+        return until if others else None
 
     def result(self) -> dict[str, Any]:
         """Final standings: totals, winners (ties share the win), and solo figures."""
@@ -458,6 +495,10 @@ class Game:
             raise GameError("room_full", f"the room is full ({limit} players)")
         if self.settings.solitary and self._s.phase != "lobby":
             raise GameError("bad_phase", "a solo game takes its player before it starts")
+        if len(self.players) >= seating.MAX_SEATED:
+            raise GameError(
+                "room_full", f"this match has kept {seating.MAX_SEATED} players: no more seats"
+            )
         self.players[a.player] = Player(a.player, name)
         self.order.append(a.player)
         return [{"type": "joined", "at": a.at, "player": a.player, "name": name}]
@@ -465,10 +506,11 @@ class Game:
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if s.phase == "lobby":
+        if not (p.sets or p.penalties or p.total):
+            # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
-        else:
+        else:  # R13-R14: the points stay in the match; the seat shows as departed
             p.present = False
             p.declared = False
             p.locked = False
@@ -477,7 +519,9 @@ class Game:
             s.holder = s.deadline = None
             events.append({"type": "call_cancelled", "at": a.at, "player": a.player})
         if s.phase == "playing":
-            events += self._check_votes(a.at)
+            events += self._lift_if_all_locked(a.at) or self._check_votes(a.at)
+        elif s.phase == "round_over" and self._match_done():
+            events += self._end_match(a.at)  # R14: the last player still to deal has left
         return events
 
     def _start(self, a: Start) -> list[Event]:
@@ -485,17 +529,11 @@ class Game:
         self._need_phase("lobby", "round_over")
         s = self._s
         if s.phase == "lobby":
-            s.rounds = (
-                1
-                if self.settings.rounds == "single" or self.settings.solitary
-                else len(self.present())
-            )
             s.started_at = a.at
-            s.dealer = 0
-        else:
-            s.dealer = (s.dealer + 1) % len(self.order)  # R14: the deal passes clockwise
-            while not self.players[self.order[s.dealer]].present:
-                s.dealer = (s.dealer + 1) % len(self.order)
+        # R14: the deal passes clockwise to the next seated player who has not dealt
+        s.dealer = seating.next_dealer(self._seated_ids(), s.dealt)
+        if s.dealer is not None:
+            s.dealt.append(s.dealer)
         s.round += 1
         return self._deal_round(a.at)
 
@@ -507,16 +545,16 @@ class Game:
         s.stock = stock
         s.phase = "playing"
         s.holder = s.deadline = None
-        s.round_started_at = at
         for p in self.players.values():
-            p.sets = p.wrong = p.penalties = p.cancelled = 0
+            p.sets = p.wrong = p.penalties = p.cancelled = p.misses = 0
             p.locked = p.declared = False
+            p.cooldown_until = None
         events: list[Event] = [
             {
                 "type": "round_started",
                 "at": at,
                 "round": s.round,
-                "rounds": s.rounds,
+                "rounds": self.rounds,
                 "dealer": self.dealer,
                 "table": card_names(s.table),
                 "deck": len(s.stock),
@@ -535,6 +573,12 @@ class Game:
         if p.locked:
             raise GameError(
                 "locked_out", f"{p.name!r} is locked out until another player finds a set"
+            )
+        until = self._cooldown(p, a.at)
+        if until is not None:  # fair call: the others get the first chance
+            raise GameError(
+                "cooling_down",
+                f"{p.name!r} may call again in {until - a.at:.1f} s: the others go first",
             )
         s.holder = p.id
         s.deadline = a.at + self.settings.pick_seconds
@@ -611,7 +655,8 @@ class Game:
         """R09: a valid set. The caller keeps it; cards are replaced in place only at 12."""
         s = self._s
         positions = [s.table.index(c) for c in cards]
-        after_deck = not s.stock  # R15: only these sets cancel solo penalties
+        # R15: only a set among the last 12 cards (deck empty) cancels a solo penalty
+        last_cards = not s.stock and len(s.table) <= TABLE_SIZE
         replaced: list[Card] = []
         if len(s.table) == TABLE_SIZE and s.stock:
             for pos in positions:
@@ -620,7 +665,8 @@ class Game:
         else:
             s.table = _remove_compact(s.table, positions)
         p.sets += 1
-        p.cancelled += after_deck
+        p.cancelled += last_cards
+        p.misses = 0
         s.holder = s.deadline = None
         for q in self.players.values():
             q.declared = False
@@ -641,16 +687,17 @@ class Game:
         return events + self._settle(at)
 
     def _wrong(self, p: Player, cards: tuple[Card, ...] | None, at: float) -> list[Event]:
-        """R10: a wrong call (not a set, or nothing picked in time): cards stay; penalty."""
+        """R10: a wrong call (not a set, or nothing picked in time): cards stay; penalty;
+        and the fair-call cooldown (this project's own rule)."""
         s = self._s
-        penalty = self.settings.penalty
-        if self.settings.mode == "practice":
-            penalty = "none"
-        lost = penalty in ("point", "both") and p.sets > 0
-        if lost:
-            p.sets -= 1  # one won set goes back to the box; none to lose, nothing lost
-        locked = penalty in ("lockout", "both") and not self.settings.solitary
+        rules = self.settings
+        p.misses += 1
+        result = outcome(rules.mode, rules.penalty, rules.pick_seconds, p.sets, p.misses)
+        if result.point_lost:
+            p.sets -= 1  # one won set goes back to the box
         p.wrong += 1
+        if result.cooldown:
+            p.cooldown_until = at + result.cooldown
         s.holder = s.deadline = None
         event: Event = {
             "type": "wrong_call",
@@ -664,13 +711,14 @@ class Game:
                 {"attribute": f.attribute, "common": f.common, "odd": f.odd}
                 for f in explain(*cards)
             ],
-            "penalty": penalty,
-            "point_lost": lost,
-            "locked": locked,
+            "penalty": result.penalty,
+            "point_lost": result.point_lost,
+            "locked": result.locked,
+            "cooldown": result.cooldown,
             "score": p.score,
         }
         events = [event]
-        if locked:
+        if result.locked:
             p.locked = True
             p.declared = False
             events += self._lift_if_all_locked(at) or self._check_votes(at)
@@ -697,12 +745,15 @@ class Game:
 
     def _add_cards(self, at: float, why: str) -> list[Event]:
         s = self._s
+        # R11: the rulebooks deal even when a set was there; the players are told which
+        missed = find_sets(s.table)
         new = [s.stock.pop() for _ in range(3)]
         s.table.extend(new)
-        lifted = any(q.locked for q in self.players.values())
+        lift = self.settings.lockout_lift == "set_or_cards"  # 003: also on added cards
+        lifted = lift and any(q.locked for q in self.players.values())
         for q in self.players.values():
             q.declared = False
-            q.locked = False  # 003: lockouts also lift when three cards are added
+            q.locked = q.locked and not lift
         events: list[Event] = [
             {
                 "type": "cards_added",
@@ -711,6 +762,7 @@ class Game:
                 "cards": card_names(new),
                 "table": card_names(s.table),
                 "deck": len(s.stock),
+                "missed": card_names(missed[0]) if missed else None,
             }
         ]
         if lifted:
@@ -743,13 +795,20 @@ class Game:
                 "leftover": card_names(s.table),
             }
         ]
-        if s.round >= s.rounds:
-            s.phase = "match_over"
-            s.ended_at = at
-            events.append({"type": "match_over", "at": at, **self.result()})
-        else:
-            s.phase = "round_over"
+        if self._match_done():
+            return events + self._end_match(at)
+        s.phase = "round_over"
         return events
+
+    def _match_done(self) -> bool:
+        """R14: every seated player has dealt (or the game is a single round)."""
+        return self._s.round >= self.rounds
+
+    def _end_match(self, at: float) -> list[Event]:
+        s = self._s
+        s.phase = "match_over"
+        s.ended_at = at
+        return [{"type": "match_over", "at": at, **self.result()}]
 
 
 def _remove_compact(table: Sequence[Card], positions: Sequence[int]) -> list[Card]:

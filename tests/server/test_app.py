@@ -119,6 +119,7 @@ async def test_create_room_takes_defaults_and_lists_it(
         "deck": "full",
         "pick_seconds": 5.0,
         "rounds": "match",
+        "lockout_lift": "set",
         "bots": 0,
         "bot_level": 3,
         "public": True,
@@ -134,9 +135,11 @@ async def test_create_room_takes_defaults_and_lists_it(
 
 
 async def test_private_rooms_are_not_listed(http: httpx.AsyncClient) -> None:
-    room = await new_room(http, public=False, penalty="lockout")
+    room = await new_room(http, public=False, penalty="lockout", lockout_lift="set_or_cards")
     assert room not in [r["id"] for r in (await http.get("/api/rooms")).json()]
-    assert (await http.get(f"/api/rooms/{room}")).json()["settings"]["penalty"] == "lockout"
+    info = (await http.get(f"/api/rooms/{room}")).json()
+    assert info["settings"]["penalty"] == "lockout"
+    assert info["state"]["settings"]["lockout_lift"] == "set_or_cards"  # reaches the engine
 
 
 @pytest.mark.parametrize(
@@ -146,6 +149,7 @@ async def test_private_rooms_are_not_listed(http: httpx.AsyncClient) -> None:
         ({"colour": "red"}, "bad_settings", "colour"),
         ({"pick_seconds": 0}, "bad_settings", "pick_seconds"),
         ({"bots": 99}, "bad_settings", "bots"),
+        ({"lockout_lift": "never"}, "bad_settings", "never"),
         ({"deck": "shape=X"}, "bad_setting", "shape=X"),
         ({"mode": "solo", "bots": 2}, "bad_setting", "solo"),
     ],

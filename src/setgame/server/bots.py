@@ -72,6 +72,15 @@ def _blocked(room: Room, player: str, plan: Plan) -> bool:
     return False
 
 
+def _due(room: Room, player: str, plan: Plan) -> float:
+    """When to carry the plan out: at its time, and not before a fair-call cooldown that
+    binds the bot ends (a call before then would only be refused)."""
+    if plan.kind != "set":
+        return plan.at
+    end = room.game.cooldown_end(player, room.now())
+    return plan.at if end is None else max(plan.at, end)
+
+
 def _playing(room: Room, player: str) -> bool:
     me = room.game.players.get(player)
     return room.game.phase == "playing" and me is not None and me.present
@@ -93,7 +102,7 @@ async def drive(room: Room, player: str, bot: Bot) -> None:
         if plan is None or _blocked(room, player, plan):
             await room.wait_change(version)
             continue
-        if await room.wait_change(version, max(0.0, plan.at - room.now())):
+        if await room.wait_change(version, max(0.0, _due(room, player, plan) - room.now())):
             continue  # something happened first: look again (same table, same plan)
         try:
             await _carry_out(room, player, bot, plan)

@@ -257,6 +257,7 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     deck: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "full"
     pick_seconds: Annotated[float, msgspec.Meta(ge=1, le=60)] = 5.0
     rounds: Literal["match", "single"] = "match"
+    lockout_lift: Literal["set", "set_or_cards"] = "set"
     bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
     bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
     public: bool = True

@@ -88,6 +88,7 @@ def engine_settings(settings: p.RoomSettings) -> engine.Settings:
         deck=settings.deck,
         pick_seconds=settings.pick_seconds,
         rounds=settings.rounds,
+        lockout_lift=settings.lockout_lift,
     )
 
 
@@ -591,7 +592,9 @@ class Room:
 
 
 _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
-ENGINE_FIELDS: Final = frozenset(("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds"))
+ENGINE_FIELDS: Final = frozenset(
+    ("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds", "lockout_lift")
+)
 
 
 def _last_at(rows: Iterable[ActionRow]) -> float:

@@ -159,6 +159,8 @@ class LocalSession:
             plan.kind == "no_set" and (player.declared or not self.game.deck_left)
         ):
             return False
+        if plan.kind == "set" and self.game.cooldown_end(pid, now) is not None:
+            return False  # fair call: the bot waits for its cooldown to end
         if plan.kind == "no_set":
             self._apply(NoSet(now, pid))
             return True

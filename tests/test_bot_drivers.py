@@ -1,0 +1,61 @@
+"""Bot drivers and the fair-call rule: a bot waits for its cooldown instead of calling into a
+refusal (the terminal's local session and the server's bot task)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from gamekit import not_a_set
+from setgame.bots import Plan
+from setgame.game import Call, Game, Join, Start, Tick
+from setgame.server.bots import _due
+from setgame.sets import find_sets
+from setgame.tui.local import LocalSession
+
+
+def _session() -> LocalSession:
+    session = LocalSession("bots", bots=1, level=1, seed=3)
+    asyncio.run(session.open(0.0))
+    return session
+
+
+def _plan(session: LocalSession, at: float, *, good: bool) -> None:
+    """Give bot1 a plan for the current table (a set, or three cards that are not one)."""
+    table = tuple(session.game.table)
+    cards = find_sets(table)[0] if good else not_a_set(table)
+    seat = session.seats["bot1"]
+    seat.table, seat.plan = table, Plan("set", at, cards)
+
+
+def test_fair_call_local_bot_waits_for_its_cooldown() -> None:
+    session = _session()
+    game = session.game
+    _plan(session, 0.1, good=False)
+    session.poll(0.2)
+    assert game.holder == "bot1"
+    events = session.poll(0.2 + session.seats["bot1"].bot.pick_delay)  # the wrong pick
+    wrong = next(e for e in events if e["type"] == "wrong_call")
+    until = game.players["bot1"].cooldown_until
+    assert wrong["cooldown"] == 5.0 and until is not None
+    assert find_sets(game.table)  # seed 3: the table still holds a set
+    _plan(session, until - 3.0, good=True)  # due during the cooldown
+    assert session.poll(until - 1.0) == []  # no refused call, no error: the bot waits
+    assert game.holder is None
+    session.poll(until)
+    assert game.holder == "bot1"  # and calls once the cooldown is over
+
+
+def test_fair_call_server_bot_plans_after_its_cooldown() -> None:
+    game = Game()
+    for p in ("a", "b"):
+        game.apply(Join(0.0, p, p.upper()))
+    game.apply(Start(0.0, "a"))
+    game.apply(Call(1.0, "a"))
+    game.apply(Tick(6.0))  # cooldown until 11.0
+    room: Any = SimpleNamespace(game=game, now=lambda: 7.0)
+    assert _due(room, "a", Plan("set", 8.0, (0, 1, 2))) == 11.0
+    assert _due(room, "a", Plan("set", 12.0, (0, 1, 2))) == 12.0
+    assert _due(room, "a", Plan("no_set", 8.0)) == 8.0  # declaring is not calling
+    assert _due(room, "b", Plan("set", 8.0, (0, 1, 2))) == 8.0
