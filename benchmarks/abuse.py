@@ -258,6 +258,13 @@ def addr(n: int) -> str:
     return f"127.0.{1 + n // 250}.{2 + n % 250}"
 
 
+async def attacker_room(ctx: Context, source: str) -> str:
+    """A room of the attacker's own, created from the attacker's address."""
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(transport=transport, trust_env=False, timeout=10) as http:
+        return await create_room(ctx.base, http=http, public=False)
+
+
 async def raw_ws(ctx: Context, room: str, source: str, **kw: Any) -> Any:
     return await ws_connect(ws_url(ctx.base, room), proxy=None, open_timeout=10,
                             local_addr=(source, 0), **kw)
@@ -277,9 +284,9 @@ async def griefing(ctx: Context, seconds: float) -> dict[str, Any]:
                     taken += sum(e.get("type") == "set_taken" for e in message["events"])
             state = griefer.state
             if state and state["phase"] == "playing" and state["holder"] is None:
-                await griefer.call()
+                await griefer.call()  # the moment the board is free: never picks
                 calls += 1
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.06)  # under the socket's 20 messages a second
     finally:
         await griefer.close()
     return {"calls": calls, "sets_taken_by_others_in_griefed_room": taken}
@@ -287,7 +294,7 @@ async def griefing(ctx: Context, seconds: float) -> dict[str, Any]:
 
 async def crowding(ctx: Context, seconds: float) -> dict[str, Any]:
     """Item 2: sockets that never say hello fill a room; its seated player must get in."""
-    room = await create_room(ctx.base, public=False)
+    room = await attacker_room(ctx, "127.0.0.2")
     player = await Client.connect(ctx.base, room)
     await player.join("Seated")
     opened: list[Any] = []
@@ -377,7 +384,7 @@ async def ghosts(ctx: Context, seconds: float) -> dict[str, Any]:
 
 async def presence(ctx: Context, seconds: float) -> dict[str, Any]:
     """Item 5: four seats re-send hello 19 times a second before many spectators."""
-    room = await create_room(ctx.base, public=False)
+    room = await attacker_room(ctx, "127.0.0.3")
     seats = [await Client.connect(ctx.base, room) for _ in range(4)]
     for n, seat in enumerate(seats):
         await seat.join(f"Echo {n}")
@@ -445,7 +452,7 @@ async def room_list(ctx: Context, seconds: float) -> dict[str, Any]:
 
 async def deep_json(ctx: Context, seconds: float) -> dict[str, Any]:
     """Item 9: 2,000 nested arrays (4 KB) on sockets and in request bodies."""
-    room = await create_room(ctx.base, public=False)
+    room = await attacker_room(ctx, "127.0.0.4")
     frame = "[" * 2000 + "]" * 2000
     replies = Counter[str]()
     socks = [await Client.connect(ctx.base, room) for _ in range(5)]
