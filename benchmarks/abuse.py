@@ -58,7 +58,7 @@ from setgame.server.client import (  # noqa: E402
 
 RACES = frozenset(
     ("board_held", "stale_version", "not_holder", "locked_out", "bad_phase", "not_playing",
-     "no_call", "not_on_table", "not_over", "already_declared", "rate_limited")
+     "no_call", "not_on_table", "not_over", "already_declared", "rate_limited", "cooling_down")
 )
 """Errors an honest player gets for acting on a view a moment old: not counted as errors."""
 TARGET_RATIO = 3.0
