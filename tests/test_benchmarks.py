@@ -3,6 +3,7 @@ a busy CI machine must not make this fail; the targets are read off its output).
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -31,3 +32,35 @@ def test_bench_core_quick_prints_the_ratios() -> None:
     assert re.search(r"median|tries", done.stdout)
     growth = re.findall(r"N =\s+(\d+):\s+([\d.]+) s", done.stdout)
     assert len(growth) >= 3
+
+
+ABUSE = BENCH.parent / "abuse.py"
+
+
+def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
+    """Every attack of issue 7 runs against a live server while honest rooms play; each
+    reports its p99 ratio, honest errors and RSS. Only what cannot depend on a busy machine
+    is asserted: the figures exist, no attack broke, no honest player was refused or cut off,
+    and the server's memory came back after the big bodies."""
+    done = subprocess.run(
+        [sys.executable, str(ABUSE), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout)
+    attacks = {
+        "griefing", "crowding", "big_bodies", "ghosts", "presence", "room_flood", "room_list",
+        "deep_json", "slow_silent",
+    }
+    assert set(results) == {"baseline"} | attacks
+    assert results["baseline"]["picks"] > 0
+    for name in attacks:
+        run = results[name]
+        assert "attack_failed" not in run["detail"], (name, run)
+        assert run["ratio"] is not None and run["honest_errors"] == 0, (name, run)
+        assert run["rss_before_mb"] > 0 and run["rss_after_mb"] > 0
+    assert results["crowding"]["detail"]["seated_player_kept_out"] == 0
+    assert results["big_bodies"]["rss_after_mb"] < 1.2 * results["baseline"]["rss_mb"] + 20
+    assert results["deep_json"]["detail"]["recursion_error_logged"] is False

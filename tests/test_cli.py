@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import select
 import subprocess
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,9 @@ from setgame import card_names, explain, find_sets, parse_cards
 from setgame.cli import main
 from setgame.commands import _progress, app
 from setgame.i18n import LANGUAGES, explain_text
+from setgame.server.limits import Limits
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def run(
@@ -374,12 +379,62 @@ def test_serve_calls_the_server(setgame: Any, monkeypatch: pytest.MonkeyPatch) -
     assert setgame("serve")[0] == 0
     assert setgame("serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db")[0] == 0
     assert setgame("serve", "--create-db")[0] == 0
+    limits = Limits.from_env()
     assert calls == [
-        {"host": "127.0.0.1", "port": 8000, "db": None, "create_db": False},
-        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "create_db": False},
-        {"host": "127.0.0.1", "port": 8000, "db": None, "create_db": True},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": False},
+        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "limits": limits, "create_db": False},
+        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": True},
     ]
     assert_usage_error(setgame("serve", "--port", "70000"), "'70000'")
+
+
+def test_serve_passes_the_trusted_proxies(setgame: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_module(monkeypatch, "setgame.server", "serve")
+    monkeypatch.setenv("SETGAME_HEADER_SECONDS", "3")
+    args = ["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "fd00::/8"]
+    assert setgame("serve", *args)[0] == 0
+    (call,) = calls
+    assert call["limits"].trusted_proxies == "10.0.0.1,fd00::/8"
+    assert call["limits"].header_seconds == 3.0
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SETGAME_HELLO_SECONDS", "soon"),
+        ("SETGAME_HELLO_SECONDS", "nan"),
+        ("SETGAME_BODY_BYTES", "1e9"),
+        ("SETGAME_BODY_BYTES", "99999999"),
+        ("SETGAME_UNAUTH_PER_CLIENT", "0"),
+        ("SETGAME_TRUSTED_PROXIES", "proxy.example.org"),
+    ],
+)
+def test_serve_refuses_a_bad_limit_quoting_it(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    calls = fake_module(monkeypatch, "setgame.server", "serve")
+    monkeypatch.setenv(variable, value)
+    result = setgame("serve")
+    assert_usage_error(result, repr(value))
+    assert variable in result[2] and calls == []  # stopped before starting
+
+
+def test_serve_refuses_a_bad_trusted_proxy_option(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_module(monkeypatch, "setgame.server", "serve")
+    assert_usage_error(setgame("serve", "--trusted-proxy", "10.0.0.300"), "'10.0.0.300'")
+
+
+def test_python_m_server_refuses_a_bad_limit(tmp_path: Path) -> None:
+    env = {**os.environ, "SETGAME_JSON_DEPTH": "deep", "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, "-m", "setgame.server", "--port", "1", "--db", str(tmp_path / "x.db")],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "SETGAME_JSON_DEPTH" in done.stderr
+    assert "'deep'" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_play_calls_the_terminal_app(setgame: Any, monkeypatch: pytest.MonkeyPatch) -> None:

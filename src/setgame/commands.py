@@ -364,11 +364,25 @@ def serve(
             help="Create the database if it does not exist (else a missing one is an error).",
         ),
     ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="Address or network of a reverse proxy whose X-Forwarded-For is believed "
+            "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
+        ),
+    ] = None,
 ) -> None:
-    """Run the multiplayer game server (web client included)."""
+    """Run the multiplayer game server (web client included). Limits come from SETGAME_*
+    variables (docs/deploy.md); a bad one stops the server before it starts."""
     from setgame.server import serve as run_server
+    from setgame.server.limits import LimitError, limits_from_env
 
-    run_server(host=host, port=port, db=db, create_db=create_db)
+    try:
+        limits = limits_from_env(trusted_proxy)
+    except LimitError as exc:
+        _exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
+    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
 
 
 class Mode(StrEnum):

@@ -572,13 +572,17 @@ async def test_room_creation_limits_come_from_the_environment(tmp_path: Path) ->
     assert statuses == [201, 201, 201, 429, 429]
 
 
-async def test_a_crowded_room_refuses_more_connections(http: Any, live_server: Any) -> None:
-    from setgame.server.sockets import ROOM_CONNECTIONS
+async def test_a_crowded_room_refuses_more_spectators(http: Any, live_server: Any) -> None:
+    from setgame.server.limits import Limits
 
     room = await new_room(http)
-    opened = [await Socket.open(live_server, room) for _ in range(ROOM_CONNECTIONS)]
+    opened = []
     try:
+        for _ in range(Limits().room_sockets):
+            opened.append(await Socket.open(live_server, room))
+            await opened[-1].hello()
         one_more = await Socket.open(live_server, room)
+        await one_more.send(type="hello")
         assert await one_more.closed() == 1008
     finally:
         for sock in opened:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from setgame.server.limits import Limits
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
@@ -33,15 +36,19 @@ def serve(
     db: str | Path | None = None,
     *,
     log_level: str = "info",
+    limits: Limits | None = None,
     create_db: bool = False,
 ) -> None:
-    """Run the game server until interrupted. A bad limit (``SETGAME_*``) or a database
-    that cannot be used stops it at once with a message naming them (exit status 2)."""
+    """Run the game server until interrupted. ``limits`` default to :meth:`Limits.from_env`.
+    A bad limit (``SETGAME_*``) or a database that cannot be used stops it at once with a
+    message naming them (exit status 2)."""
     import sys
 
     import uvicorn
 
-    limits = _preflight(db, create_db)
+    from setgame.server.edge import guarded_protocol
+
+    limits = _preflight(db, create_db, limits)
 
     # Reads and WAL checkpoints (aiosqlite) run in a thread; hand it the GIL within 1 ms rather
     # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
@@ -53,13 +60,17 @@ def serve(
         create_app(db, create_db=create_db, limits=limits, bind_host=host),
         host=host,
         port=port,
+        http=guarded_protocol(limits),
         ws_max_size=WS_MAX_SIZE,
         log_level=log_level,
         lifespan="on",
+        # X-Forwarded-For is read by the app, from the configured proxies only
+        # (limits.trusted_proxies); uvicorn's own reading would trust any loopback peer.
+        proxy_headers=False,
     )
 
 
-def _preflight(db: str | Path | None, create_db: bool) -> Any:
+def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = None) -> Any:
     """The limits from the environment, and the database opened once (and closed), so
     that their errors are one clear line rather than a traceback from inside uvicorn."""
     import asyncio
@@ -76,7 +87,7 @@ def _preflight(db: str | Path | None, create_db: bool) -> Any:
             await storage.close()
 
     try:
-        limits = Limits.from_env()
+        limits = Limits.from_env() if limits is None else limits
         asyncio.run(check())
     except (LimitError, StorageError) as exc:
         print(f"setgame serve: {exc}", file=sys.stderr)

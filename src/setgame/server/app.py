@@ -6,6 +6,7 @@ with ``{{lang}}``, ``{{room_id}}``, ``{{game_id}}`` and ``{{rules}}`` filled in.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import gc
@@ -31,10 +32,17 @@ from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_nam
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.edge import (
+    BodyError,
+    client_host,
+    proxy_middleware,
+    read_body,
+    trim_memory,
+)
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
-from setgame.server.sockets import TokenBucket, websocket_endpoint
+from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
 
@@ -219,10 +227,14 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 async def create_room(request: Request) -> Response:
     if not _creation_allowed(request):
         return _error(429, "rate_limited", "too many rooms created from this address: wait")
-    body = await request.body()
+    limits: Limits = request.app.state.limits
     try:
-        settings = p.decode_settings(body)
-        room = await _rooms(request).create(settings, _client(request))
+        body = await read_body(request, limits)
+    except BodyError as exc:
+        return _refuse_body(exc)
+    try:
+        settings = p.decode_settings(body, limits.body_bytes, limits.json_depth)
+        room = await _rooms(request).create(settings, client_host(request))
     except p.ProtocolError as exc:
         return _error(413 if exc.code == "too_big" else 400, exc.code, str(exc))
     except GameError as exc:
@@ -235,15 +247,18 @@ async def create_room(request: Request) -> Response:
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def _refuse_body(exc: BodyError) -> Response:
+    """A body refused while reading: the rest is never read, so the connection closes."""
+    response = _error(exc.status, exc.code, str(exc))
+    response.headers["connection"] = "close"
+    return response
 
 
 def _creation_allowed(request: Request) -> bool:
     """A token bucket per client address (limits ``rooms_per_minute``, ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
     limits: Limits = request.app.state.limits
-    host = _client(request)
+    host = client_host(request)  # the peer, or what a trusted proxy says (edge.proxy_middleware)
     bucket = buckets.get(host)
     if bucket is None:
         if len(buckets) > 10_000:
@@ -390,7 +405,7 @@ def build(
     bind_host: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
-    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables);
+    ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
     ``bind_host`` is the address the server listens on (for the rooms' share links)."""
     limits = Limits.from_env() if limits is None else limits
 
@@ -402,17 +417,20 @@ def build(
         players = BotPlayers(rooms)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
+        trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
         try:
             yield
         finally:
+            trimmer.cancel()
             await players.close()
             await rooms.close()
             await storage.close()
 
-    app = Starlette(routes=routes(web), lifespan=lifespan)
+    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=proxy_middleware(limits))
+    app.state.limits = limits
+    app.state.lobby = Lobby(limits)
     app.state.storage = storage
     app.state.web = web
     app.state.bind_host = bind_host
     app.state.creators = {}
-    app.state.limits = limits
     return app

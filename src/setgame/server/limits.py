@@ -10,10 +10,12 @@ rooms, storage) can grow independently.
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 ENV_PREFIX = "SETGAME_"
 
@@ -27,6 +29,75 @@ class Limits:
     """The server's limits; the defaults suit a public server on a small machine."""
 
     # -- the edge: connections, request bodies, sockets -----------------------------------
+
+    trusted_proxies: str = field(
+        default="",
+        metadata={
+            "check": "networks",
+            "doc": "comma-separated addresses or networks (CIDR) of reverse proxies whose "
+            "X-Forwarded-For is believed; empty: none, the peer address is the client",
+        },
+    )
+    connections_per_client: int = field(
+        default=256,
+        metadata={"min": 1, "max": 100_000, "doc": "open TCP connections one client address "
+                  "may hold (trusted proxies are exempt); more are closed at once"},
+    )
+    connect_rate: float = field(
+        default=20.0,
+        metadata={"min": 0.1, "max": 100_000, "doc": "new TCP connections a second one "
+                  "client address may open on average (trusted proxies are exempt)..."},
+    )
+    connect_burst: int = field(
+        default=200,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; more are closed before "
+                  "a byte is read"},
+    )
+    header_seconds: float = field(
+        default=10.0,
+        metadata={"min": 1, "max": 300, "doc": "seconds a connection has to send a complete "
+                  "request head (HTTP or websocket handshake); slower ones are closed"},
+    )
+    body_bytes: int = field(
+        default=4096,
+        metadata={"min": 256, "max": 1_048_576, "doc": "largest request body in bytes; "
+                  "a larger one gets 413 and is not read further"},
+    )
+    body_seconds: float = field(
+        default=10.0,
+        metadata={"min": 1, "max": 300, "doc": "seconds a request body has to arrive whole; "
+                  "a slower one gets 408"},
+    )
+    json_depth: int = field(
+        default=16,
+        metadata={"min": 4, "max": 256, "doc": "deepest nesting of arrays and objects in a "
+                  "message or request body; deeper ones are refused with 'too_deep'"},
+    )
+    hello_seconds: float = field(
+        default=10.0,
+        metadata={"min": 1, "max": 300, "doc": "seconds a new websocket has to say hello "
+                  "(a ping does not count); else it is closed with 1008"},
+    )
+    unauth_per_client: int = field(
+        default=64,
+        metadata={"min": 1, "max": 10_000, "doc": "websockets one client address may hold "
+                  "open before their hello; more are closed with 1013"},
+    )
+    unauth_total: int = field(
+        default=2000,
+        metadata={"min": 1, "max": 1_000_000, "doc": "websockets the whole server holds "
+                  "open before their hello; more are closed with 1013"},
+    )
+    room_sockets: int = field(
+        default=200,
+        metadata={"min": 1, "max": 100_000, "doc": "greeted websockets one room accepts; a "
+                  "seated player with a valid token is always let in"},
+    )
+    seat_sockets: int = field(
+        default=4,
+        metadata={"min": 1, "max": 64, "doc": "websockets one seat may hold at once (tabs); "
+                  "a new one closes that seat's oldest with 1008"},
+    )
 
     # -- rooms, players and storage --------------------------------------------------------
 
@@ -115,16 +186,59 @@ class Limits:
         return cls(**values)
 
 
+def limits_from_env(
+    trusted_proxies: Sequence[str] | None = None, env: Mapping[str, str] | None = None
+) -> Limits:
+    """:meth:`Limits.from_env`, with ``trusted_proxies`` (a command line's repeated option)
+    taking the place of ``SETGAME_TRUSTED_PROXIES`` when given."""
+    env = dict(os.environ if env is None else env)
+    if trusted_proxies:
+        env[ENV_PREFIX + "TRUSTED_PROXIES"] = ",".join(trusted_proxies)
+    return Limits.from_env(env)
+
+
 def _parse(key: str, raw: str, default: Any, meta: Mapping[str, Any]) -> Any:
     kind = type(default)
     try:
         value = kind(raw.strip()) if kind is not bool else _parse_bool(raw)
     except ValueError:
-        raise LimitError(f"{key} must be a {kind.__name__}, not {raw!r}") from None
+        raise LimitError(f"{key} must be {_KINDS.get(kind, kind.__name__)}, not {raw!r}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise LimitError(f"{key} must be a finite number, not {raw!r}")
+    if meta.get("check") == "networks":
+        networks(raw, key)
     low, high = meta.get("min"), meta.get("max")
     if (low is not None and value < low) or (high is not None and value > high):
         raise LimitError(f"{key} must be between {low} and {high}, not {raw!r}")
     return value
+
+
+def networks(text: str, key: str = ENV_PREFIX + "TRUSTED_PROXIES") -> list[str]:
+    """The comma-separated addresses or CIDR networks in ``text`` (empty: none), each as
+    a network (host bits dropped).
+
+    >>> networks("10.0.0.1, 192.168.0.9/24")
+    ['10.0.0.1/32', '192.168.0.0/24']
+    >>> networks("proxy.local")
+    Traceback (most recent call last):
+    ...
+    setgame.server.limits.LimitError: SETGAME_TRUSTED_PROXIES: 'proxy.local' is not an IP \
+address or network (give addresses, not names)
+    """
+    found = []
+    for item in (item.strip() for item in text.split(",")):
+        if not item:
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise LimitError(
+                f"{key}: {item!r} is not an IP address or network (give addresses, not names)"
+            ) from None
+    return found
+
+
+_KINDS: Final = {int: "a whole number", float: "a number", bool: "true or false"}
 
 
 def _parse_bool(raw: str) -> bool:

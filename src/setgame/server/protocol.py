@@ -14,12 +14,16 @@ import msgspec
 
 MAX_FRAME: Final = 4096
 """The largest client frame, in bytes of UTF-8."""
+MAX_DEPTH: Final = 16
+"""The deepest nesting of arrays and objects a frame or body may have (``SETGAME_JSON_DEPTH``);
+no message needs more than three, and a deeper one would recurse in the decoder."""
 
 # Close codes (RFC 6455 and the application range 4000-4999).
 CLOSE_UNSUPPORTED: Final = 1003
 CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_SERVER_ERROR: Final = 1011
+CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_ROOM: Final = 4004
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
@@ -161,7 +165,42 @@ def _request_type(data: bytes) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def decode(frame: str | bytes) -> ClientMessage:
+def check_depth(data: bytes, limit: int = MAX_DEPTH) -> None:
+    """:class:`ProtocolError` ``too_deep`` when arrays and objects nest deeper than ``limit``.
+
+    Brackets inside strings do not count. A frame with no more opening brackets than the
+    limit cannot be too deep, so only such frames are scanned byte by byte.
+
+    >>> check_depth(b'{"a": [[["[[[[[[["]]]}', 4)  # the brackets in the string do not count
+    >>> check_depth(b"[" * 5 + b"]" * 5, 4)
+    Traceback (most recent call last):
+    ...
+    setgame.server.protocol.ProtocolError: JSON nested deeper than 4 levels: '[[[[[]]]]]'
+    """
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return
+    depth, in_string, escaped = 0, False, False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                raise ProtocolError(
+                    "too_deep", f"JSON nested deeper than {limit} levels: {_quote(data, 60)}"
+                )
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+
+
+def decode(frame: str | bytes, depth: int = MAX_DEPTH) -> ClientMessage:
     """One client frame -> a typed message, or :class:`ProtocolError`.
 
     >>> decode('{"type": "pick", "cards": ["1RSD", "2GTO", "3POS"], "version": 7}')
@@ -174,6 +213,7 @@ def decode(frame: str | bytes) -> ClientMessage:
     data = frame.encode() if isinstance(frame, str) else frame
     if len(data) > MAX_FRAME:
         raise ProtocolError("too_big", f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+    check_depth(data, depth)
     try:
         message: ClientMessage = _decoder.decode(data)
         return message
@@ -232,12 +272,39 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 _settings_decoder: Final = msgspec.json.Decoder(RoomSettings)
 
 
-def decode_settings(body: bytes) -> RoomSettings:
-    """A POST body -> :class:`RoomSettings`; an empty body takes every default."""
-    if not body.strip():
+def decode_settings(body: bytes, size: int = MAX_FRAME, depth: int = MAX_DEPTH) -> RoomSettings:
+    """A POST body -> :class:`RoomSettings`; an empty body (no bytes) takes every default.
+    A blank one (only white space) is refused: it is more likely a broken client.
+
+    >>> decode_settings(b"  ")
+    Traceback (most recent call last):
+    ...
+    setgame.server.protocol.ProtocolError: the body is blank (2 bytes of white space): send \
+a JSON object of settings, {} or nothing
+    >>> decode_settings(b'{"deck": "\\xff"}')
+    Traceback (most recent call last):
+    ...
+    setgame.server.protocol.ProtocolError: the body is not UTF-8: byte 0xff at offset 10 in ...
+    """
+    if not body:
         return RoomSettings()
-    if len(body) > MAX_FRAME:
-        raise ProtocolError("too_big", f"settings of {len(body)} bytes exceed {MAX_FRAME}")
+    if len(body) > size:
+        raise ProtocolError("too_big", f"settings of {len(body)} bytes exceed {size}")
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(
+            "bad_encoding",
+            f"the body is not UTF-8: byte {body[exc.start]:#04x} at offset {exc.start} "
+            f"in {_quote(body)}",
+        ) from None
+    if not body.strip():
+        raise ProtocolError(
+            "blank_body",
+            f"the body is blank ({len(body)} bytes of white space): "
+            "send a JSON object of settings, {} or nothing",
+        )
+    check_depth(body, depth)
     try:
         return _settings_decoder.decode(body)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:

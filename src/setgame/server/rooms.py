@@ -64,6 +64,9 @@ class _Hint:
     shown: int = 0
 
 
+PRESENCE_SECONDS: Final = 0.25
+"""Presence messages of a room are sent together, at most once per this many seconds: a
+client cycling its connection cannot make the room broadcast at its own rate."""
 AWAY_GRACE: Final = 10.0
 """Seconds without a connection before a seated player counts as away (``Away`` action);
 the default of ``Limits.away_grace`` (``SETGAME_AWAY_GRACE``)."""
@@ -116,6 +119,10 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._hints: dict[str, _Hint] = {}
+        self._presence_due: set[str] = set()  # players whose presence may have changed
+        self._heard_online: set[str] = set()  # players the room last heard are connected
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._presence_at = 0.0  # time.monotonic() of the last flush
         self.on_change: list[Callable[[Room], None]] = []
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
@@ -261,7 +268,24 @@ class Room:
         return player is not None and any(c.player == player for c in self.conns)
 
     def _presence(self, player: str, connected: bool) -> None:
-        self._send_all(p.encode(p.Presence(player=player, connected=connected)))
+        """Note that ``player``'s presence may have changed; everyone hears of it at the next
+        flush, at most one per :data:`PRESENCE_SECONDS`, and only if it changed from what
+        they last heard (off and on again in between: nothing)."""
+        self._presence_due.add(player)
+        if self._presence_timer is None:
+            wait = max(0.0, self._presence_at + PRESENCE_SECONDS - time.monotonic())
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(wait, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        self._presence_timer = None
+        self._presence_at = time.monotonic()
+        due, self._presence_due = self._presence_due, set()
+        for player in sorted(due):
+            online = self._online(player)
+            if online != (player in self._heard_online):
+                (self._heard_online.add if online else self._heard_online.discard)(player)
+                self._send_all(p.encode(p.Presence(player=player, connected=online)))
 
     def _send_all(self, text: str) -> None:
         for conn in list(self.conns):
@@ -574,6 +598,8 @@ class Room:
         self._changed.set()
         if self._timer is not None:
             self._timer.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -11,12 +11,15 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from setgame.game import GameError
 from setgame.server import protocol as p
+from setgame.server.edge import BITES, client_host
+from setgame.server.limits import Limits
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
 
@@ -30,10 +33,6 @@ GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
-HELLO_SECONDS: Final = 15.0
-"""A socket that has not said hello by then is closed with 1008."""
-ROOM_CONNECTIONS: Final = 200
-"""Connections one room accepts (players and spectators); more are closed with 1008."""
 
 
 class TokenBucket:
@@ -54,11 +53,41 @@ class TokenBucket:
         return True
 
 
+class Lobby:
+    """Websockets open but not yet greeted (no ``hello``), per client address and in total:
+    they cost the server a socket each and prove nothing, so both counts are capped
+    (``unauth_per_client``, ``unauth_total``). Greeted sockets count against their room."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.waiting: Counter[str] = Counter()
+        self.total = 0
+
+    def enter(self, host: str) -> str | None:
+        """Count a new socket from ``host``; the name of the limit that refuses it, if any."""
+        if self.total >= self.limits.unauth_total:
+            return "unauth_total"
+        if self.waiting[host] >= self.limits.unauth_per_client:
+            return "unauth_per_client"
+        self.waiting[host] += 1
+        self.total += 1
+        return None
+
+    def leave(self, host: str) -> None:
+        self.total -= 1
+        self.waiting[host] -= 1
+        if self.waiting[host] <= 0:
+            del self.waiting[host]
+
+
 class SocketConnection:
     """One client's websocket, as a room sees it: ``player``, ``send``, ``close``."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, limits: Limits | None = None) -> None:
         self.ws = ws
+        self.limits = limits or Limits()
+        self.host = client_host(ws)
+        self.opened = time.monotonic()
         self.player: str | None = None
         self.greeted = False
         self.closing: int | None = None
@@ -92,15 +121,26 @@ class SocketConnection:
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
+    lobby: Lobby = ws.app.state.lobby
     await ws.accept()
-    room = await rooms.load(ws.path_params["room_id"])
-    if room is None:
-        await ws.close(p.CLOSE_NO_ROOM, "no such room")
+    conn = SocketConnection(ws, ws.app.state.limits)
+    refused = lobby.enter(conn.host)
+    if refused is not None:
+        BITES(refused, f"{conn.host} opened more websockets without hello")
+        await ws.close(p.CLOSE_TRY_LATER, "too many connections waiting for hello")
         return
-    if room.sockets >= ROOM_CONNECTIONS:
-        await ws.close(p.CLOSE_POLICY, "the room is crowded")
-        return
-    conn = SocketConnection(ws)
+    try:
+        room = await rooms.load(ws.path_params["room_id"])
+        if room is None:
+            await ws.close(p.CLOSE_NO_ROOM, "no such room")
+            return
+        await _connected(room, conn)
+    finally:
+        if not conn.greeted:
+            lobby.leave(conn.host)
+
+
+async def _connected(room: Room, conn: SocketConnection) -> None:
     pump = asyncio.create_task(conn.pump())
     room.sockets += 1
     try:
@@ -117,12 +157,14 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 async def _serve(room: Room, conn: SocketConnection) -> None:
     bucket, garbage = TokenBucket(), 0
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + conn.limits.hello_seconds  # fixed: a ping does not extend it
     while conn.closing is None:
         try:
-            message = await asyncio.wait_for(
-                conn.ws.receive(), None if conn.greeted else HELLO_SECONDS
-            )
+            wait = None if conn.greeted else max(0.0, hello_by - loop.time())
+            message = await asyncio.wait_for(conn.ws.receive(), wait)
         except TimeoutError:
+            BITES("hello_seconds", f"{conn.host} said no hello in time")
             conn.close(p.CLOSE_POLICY)
             return
         if message["type"] == "websocket.disconnect":
@@ -146,7 +188,7 @@ async def _frame(room: Room, conn: SocketConnection, text: str | None, data: byt
         _error(conn, "not_text", f"messages are JSON text frames, got {size} binary bytes")
         return False
     try:
-        message = p.decode(text)
+        message = p.decode(text, conn.limits.json_depth)
     except p.ProtocolError as exc:
         if exc.code == "too_big":
             conn.close(p.CLOSE_TOO_BIG)
@@ -177,15 +219,11 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case p.Ping():
             conn.send(p.encode(p.Pong()))
         case p.Hello(token=token, since=since):
-            room.detach(conn)
-            conn.player = room.seat_for(token)
-            conn.greeted = True
-            conn.send(room.welcome(conn, since))
-            room.attach(conn)  # an unknown token leaves a spectator: welcome says you=null
+            hello(room, conn, room.seat_for(token), since)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Join(name=name):
-            await room.join(conn, name, conn.ws.client.host if conn.ws.client else "?")
+            await room.join(conn, name, conn.host)
         case p.Hint():
             conn.send(p.encode(p.HintReply(cards=room.hint(_seat(conn)))))
         case p.Leave():
@@ -194,6 +232,39 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             await room.new_game(requested_by=_seat(conn))
         case _:
             await _play(room, _seat(conn), message)
+
+
+def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | None) -> None:
+    """Greet a socket as ``seat`` (None: a spectator; an unknown token is one).
+
+    A seated player always gets in, however crowded the room (a seat's oldest socket makes
+    way past ``seat_sockets``); a spectator only while the room has fewer than
+    ``room_sockets`` greeted sockets. Saying hello again as the same seat only resends the
+    welcome: the others hear nothing of it."""
+    if conn.greeted and seat == conn.player:
+        conn.send(room.welcome(conn, since))
+        return
+    if seat is None and not conn.greeted and len(room.conns) >= conn.limits.room_sockets:
+        BITES("room_sockets", f"room {room.id} is crowded")
+        conn.close(p.CLOSE_POLICY)
+        return
+    if seat is not None:
+        _make_way(room, conn, seat)
+    if not conn.greeted:
+        conn.greeted = True
+        conn.ws.app.state.lobby.leave(conn.host)
+    room.detach(conn)
+    conn.player = seat
+    conn.send(room.welcome(conn, since))
+    room.attach(conn)  # an unknown token leaves a spectator: welcome says you=null
+
+
+def _make_way(room: Room, conn: SocketConnection, seat: str) -> None:
+    """Close the seat's oldest sockets so that it keeps at most ``seat_sockets``."""
+    same = [c for c in room.conns if c.player == seat and c is not conn]
+    same.sort(key=lambda c: getattr(c, "opened", 0.0))
+    for old in same[: max(0, len(same) - conn.limits.seat_sockets + 1)]:
+        old.close(p.CLOSE_POLICY)
 
 
 async def _play(room: Room, player: str, message: p.ClientMessage) -> None:

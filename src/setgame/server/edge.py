@@ -1,0 +1,268 @@
+"""The server's edge, below the routes: who the client is, how long a connection may take to
+say what it wants, how many connections one address may hold, how a request body is read.
+
+Every limit here comes from :class:`setgame.server.limits.Limits`; when one bites it is logged
+(at most once per :data:`LOG_EVERY` seconds per limit, with how often it bit meanwhile), so an
+operator sees an attack without the log becoming one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any, Final
+
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
+
+from setgame.server.limits import Limits, networks
+
+log = logging.getLogger("setgame.server.limits")
+
+LOG_EVERY: Final = 10.0
+"""Seconds between two log lines about the same limit."""
+TRIM_SECONDS: Final = 5.0
+"""How often freed memory is handed back to the system (see :func:`trim_memory`)."""
+
+
+class Bites:
+    """Counts each limit's refusals and logs them, throttled (see :data:`LOG_EVERY`)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self._logged: dict[str, tuple[float, int]] = {}
+
+    def __call__(self, limit: str, detail: str) -> None:
+        count = self.counts[limit] = self.counts.get(limit, 0) + 1
+        now = time.monotonic()
+        last, last_count = self._logged.get(limit, (-LOG_EVERY, 0))
+        if now - last >= LOG_EVERY:
+            log.warning("limit %s bit %d time(s) since the last report: %s",
+                        limit, count - last_count, detail)
+            self._logged[limit] = (now, count)
+
+
+BITES: Final = Bites()
+"""The process's one counter: uvicorn builds protocols without a reference to the app."""
+
+
+# --- who the client is ------------------------------------------------------------------------
+
+
+def proxy_middleware(limits: Limits) -> list[Middleware]:
+    """uvicorn's proxy-header middleware when proxies are configured: only their
+    ``X-Forwarded-For`` names the client; anyone else's is ignored (default: everyone's)."""
+    trusted = networks(limits.trusted_proxies)
+    if not trusted:
+        return []
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    return [Middleware(ProxyHeadersMiddleware, trusted_hosts=trusted)]
+
+
+def client_host(scope: Any) -> str:
+    client = scope.get("client") if isinstance(scope, dict) else getattr(scope, "client", None)
+    if client is None:
+        return "?"
+    return str(client[0])
+
+
+# --- request bodies ---------------------------------------------------------------------------
+
+
+class BodyError(ValueError):
+    """A request body refused before or while reading it: ``status``, ``code``, message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+async def read_body(request: Request, limits: Limits) -> bytes:
+    """The body, streamed: refused (413) as soon as it is known to exceed ``body_bytes``,
+    without reading on, and (408) when it takes longer than ``body_seconds`` to arrive."""
+    cap = limits.body_bytes
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > cap):
+        raise _too_big(request, declared, cap)
+    try:
+        body = await asyncio.wait_for(_stream(request, cap), limits.body_seconds)
+    except TimeoutError:
+        BITES("body_seconds", f"{client_host(request)} sent a body too slowly")
+        raise BodyError(
+            408, "too_slow", f"the body did not arrive within {limits.body_seconds:g} s"
+        ) from None
+    except ClientDisconnect:
+        raise BodyError(400, "disconnected", "the client left before sending the body") from None
+    if isinstance(body, int):
+        raise _too_big(request, f"more than {body}", cap)
+    return body
+
+
+async def _stream(request: Request, cap: int) -> bytes | int:
+    """The body, or how many bytes had come when it passed ``cap``. No exception is raised
+    in here on purpose: its traceback would keep the buffers alive until the next garbage
+    collection (measured: 170 MB more RSS under six concurrent 300 MB bodies)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > cap:
+            return len(body)
+    return bytes(body)
+
+
+def _too_big(request: Request, size: str, cap: int) -> BodyError:
+    BITES("body_bytes", f"{client_host(request)} sent a body of {size} bytes")
+    return BodyError(413, "too_big", f"the body ({size} bytes) exceeds {cap} bytes")
+
+
+# --- connections: per-address cap and a deadline for the request head -------------------------
+
+
+class Doorman:
+    """New and open TCP connections per peer address (trusted proxies exempt): at most
+    ``connections_per_client`` open at once, and new ones at ``connect_rate`` a second
+    (``connect_burst`` at once). A refused connection is closed before a byte is read, the
+    cheapest refusal there is: floods of short connections cost the server little."""
+
+    def __init__(self, limits: Limits, bites: Callable[[str, str], None] = BITES) -> None:
+        self.limits = limits
+        self.proxies = [ipaddress.ip_network(n) for n in networks(limits.trusted_proxies)]
+        # Weak: a closed connection must not be kept alive (with its buffers) by the count.
+        self.open: dict[str, weakref.WeakSet[asyncio.BaseTransport]] = {}
+        self.buckets: dict[str, tuple[float, float]] = {}  # host -> (tokens, time)
+        self.bites = bites
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count the new connection; False when its address already holds its share."""
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if peer else "?"
+        if self._is_proxy(host):
+            return True
+        if not self._take(host):
+            self.bites("connect_rate", f"{host} opens connections too fast")
+            return False
+        held = self.open.setdefault(host, weakref.WeakSet())
+        count = sum(1 for t in held if not t.is_closing())
+        if count >= self.limits.connections_per_client:
+            self.bites("connections_per_client", f"{host} holds {count} connections")
+            return False
+        held.add(transport)
+        if len(self.open) > 10_000:
+            self._prune()
+        return True
+
+    def _take(self, host: str) -> bool:
+        rate, burst = self.limits.connect_rate, float(self.limits.connect_burst)
+        now = time.monotonic()
+        tokens, stamp = self.buckets.get(host, (burst, now))
+        tokens = min(burst, tokens + (now - stamp) * rate)
+        if tokens < 1:
+            self.buckets[host] = (tokens, now)
+            return False
+        self.buckets[host] = (tokens - 1, now)
+        return True
+
+    def _is_proxy(self, host: str) -> bool:
+        if not self.proxies:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in net for net in self.proxies)
+
+    def _prune(self) -> None:
+        """Forget addresses with nothing open and a full bucket: they are as new."""
+        now, burst = time.monotonic(), float(self.limits.connect_burst)
+        for host in list(self.open):
+            if not any(not t.is_closing() for t in self.open[host]):
+                del self.open[host]
+        for host, (tokens, stamp) in list(self.buckets.items()):
+            if tokens + (now - stamp) * self.limits.connect_rate >= burst:
+                del self.buckets[host]
+
+
+def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol with two guards: a per-address connection cap and a deadline
+    (``header_seconds``) for each request head, so that a silent or trickling connection
+    (plain HTTP or a websocket handshake) is closed instead of held."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    doorman = Doorman(limits)
+    base: Any = AutoHTTPProtocol
+
+    class Guarded(base):  # type: ignore[misc]
+        _deadline: asyncio.TimerHandle | None = None
+        _refused = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            if not doorman.admit(transport):  # refused before uvicorn sets anything up
+                self._refused = True
+                transport.abort()
+                return
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused:
+                return
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = self.loop.call_later(limits.header_seconds, self._expire)
+
+        def _expire(self) -> None:
+            self._deadline = None
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed already, or upgraded to a websocket (its own timeouts)
+            if self.cycle is not None and not self.cycle.response_complete:
+                return  # the head arrived; the body has its own deadline
+            peer = self.client[0] if self.client else "?"
+            BITES("header_seconds", f"{peer} sent no complete request head in time")
+            transport.abort()
+
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
+    return Guarded
+
+
+# --- memory after a burst ---------------------------------------------------------------------
+
+
+async def trim_memory(every: float = TRIM_SECONDS) -> None:
+    """Hand freed heap memory back to the system every ``every`` seconds (glibc's
+    ``malloc_trim``; elsewhere nothing). After a burst of connections is gone, their freed
+    memory otherwise stays in the process: measured, 250 sockets refused again and again left
+    RSS 25 MB up, of which a trim returned 16 MB. A trim takes a few milliseconds, in a thread."""
+    trim = _malloc_trim()
+    if trim is None:
+        return
+    while True:
+        await asyncio.sleep(every)
+        await asyncio.to_thread(trim, 0)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    return trim
