@@ -223,12 +223,21 @@ async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock:
             await bob.close()  # Bob's connection drops
             await _until(app, clock, lambda: "Bob lost the connection" in message(app))
             assert "Bob: 0 [offline]" in scores(app)
+            said = _record_what_is_said(app)
+            ids = {p["name"]: p["id"] for p in app.view["players"]}
             await carol.leave()  # Carol gives up her seat holding no points: dropped
             await _until(app, clock, lambda: "Carol left the game" in message(app))
             assert "Carol" not in scores(app) and len(app.view["players"]) == 3
             await alice.leave()  # Alice gives up her seat holding a point: kept, shown gone
             await _until(app, clock, lambda: "Alice left the game" in message(app))
             assert "Alice: 1 [left]" in scores(app) and "Bob: 0 [offline]" in scores(app)
+            # the server also reports the leavers' connections (before Bob's return, which
+            # comes after Alice's ping): a seat that left did not lose its connection
+            await alice.ping()
+            bob = await bob.reconnect()
+            await _until(app, clock, lambda: "Bob is back" in message(app))
+            assert said == ["Carol left the game", "Alice left the game", "Bob is back"]
+            assert not any(pid in text for pid in ids.values() for text in said)
             tess = app.view["you"]
             await pilot.press("q", "y")
         # Tess leaves: the others see it at once (Alice, now a spectator, still gets updates);
@@ -237,6 +246,19 @@ async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock:
     finally:
         for client in (alice, bob, carol):
             await client.close()
+
+
+def _record_what_is_said(app: SetApp) -> list[str]:
+    """Every message the app says from now on, in order."""
+    said: list[str] = []
+    say = app.say
+
+    def recording(text: str, **how: bool) -> None:
+        said.append(text)
+        say(text, **how)
+
+    app.say = recording  # type: ignore[method-assign]
+    return said
 
 
 async def _alice_takes_a_set(

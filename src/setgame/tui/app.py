@@ -318,7 +318,12 @@ class SetApp(App[None]):
 
 def _naming_departed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
     """``view`` that still knows the players of ``before`` it dropped (a seat that leaves
-    without points is removed from ``players``), so "Alice left the game" names her."""
+    without points is removed from ``players``), so "Alice left the game" names her; they
+    are marked departed (``present`` false), as a seat that left with points is."""
     now_seated = {p.get("id") for p in view.get("players") or ()}
-    gone = [p for p in before.get("players") or () if p.get("id") not in now_seated]
+    gone = [
+        {**p, "present": False}
+        for p in before.get("players") or ()
+        if p.get("id") not in now_seated
+    ]
     return {**view, "players": [*(view.get("players") or ()), *gone]} if gone else view
