@@ -277,3 +277,18 @@ async def _alice_takes_a_set(
     await alice.pick(list(triple))
     await _until(app, clock, lambda: "Alice found a set" in message(app))
     assert "Alice: 1" in scores(app)
+
+
+@pytest.mark.slow
+async def test_an_app_that_ends_without_q_leaves_no_connection_open(
+    live_server: str, clock: FakeClock
+) -> None:
+    """However the app ends, its socket is closed; without q the seat is kept (a drop)."""
+    room = await create_room(live_server, deck="beginner", rounds="single")
+    session = RemoteSession(f"{live_server}/room/{room}", name="Tess")
+    app = SetApp(session, clock=clock)
+    async with app.run_test(size=(80, 24)):
+        await _until(app, clock, lambda: len(app.view["players"]) == 1)
+    assert session.client is not None and session.client.closed is not None
+    async with await Client.connect(live_server, room) as watcher:
+        assert [p["name"] for p in (watcher.state or {})["players"]] == ["Tess"]
