@@ -52,6 +52,8 @@ class ScriptedSession:
     async def close(self) -> None:
         self.closed = True
 
+    async def hang_up(self) -> None: ...
+
     def poll(self, now: float) -> list[dict[str, Any]]:
         events, self.events = self.events, []
         return events

@@ -202,31 +202,93 @@ async def test_a_server_gone_for_good_is_said_and_the_clock_stands_still(
 
 @pytest.mark.slow
 async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock: FakeClock) -> None:
-    """Issue 13 (8): a player who left no longer looks present; the lobby shows the link."""
+    """Issue 13 (8): a player who left no longer looks present; the lobby shows the link.
+
+    A seat that leaves with points stays on the scoreboard marked [left]; one that leaves
+    without points is dropped from ``players`` (DECISIONS 6) and is still named when it goes."""
     room = await create_room(live_server, deck="beginner", rounds="single")
-    alice = await Client.connect(live_server, room)
-    bob = await Client.connect(live_server, room)
+    alice, bob, carol = [await Client.connect(live_server, room) for _ in range(3)]
     try:
-        await alice.join("Alice")
-        await bob.join("Bob")
+        for client, name in ((alice, "Alice"), (bob, "Bob"), (carol, "Carol")):
+            await client.join(name)
         app = SetApp(RemoteSession(f"{live_server}/room/{room}", name="Tess"), clock=clock)
         async with app.run_test(size=(100, 30)) as pilot:
-            await _until(app, clock, lambda: len(app.view["players"]) == 3)
+            await _until(app, clock, lambda: len(app.view["players"]) == 4)
             link = f"Others join with this link: {live_server}/room/{room}"
             assert link in str(app.holder_bar.content).replace("\n", " ")
             await pilot.press("enter")
             await _until(app, clock, lambda: app.view["phase"] == "playing")
             assert "link" not in str(app.holder_bar.content)
+            await _alice_takes_a_set(app, pilot, clock, alice, bob, carol)
             await bob.close()  # Bob's connection drops
             await _until(app, clock, lambda: "Bob lost the connection" in message(app))
             assert "Bob: 0 [offline]" in scores(app)
-            await alice.leave()  # Alice gives up her seat
+            said = _record_what_is_said(app)
+            ids = {p["name"]: p["id"] for p in app.view["players"]}
+            await carol.leave()  # Carol gives up her seat holding no points: dropped
+            await _until(app, clock, lambda: "Carol left the game" in message(app))
+            assert "Carol" not in scores(app) and len(app.view["players"]) == 3
+            await alice.leave()  # Alice gives up her seat holding a point: kept, shown gone
             await _until(app, clock, lambda: "Alice left the game" in message(app))
-            assert "Alice: 0 [left]" in scores(app)
-            await pilot.press("q", "y")  # Tess leaves: the others see it at once
-        tess = next(p for p in (alice.state or {})["players"] if p["name"] == "Tess")
-        await alice.wait_update(
-            lambda s: any(p["id"] == tess["id"] and not p["present"] for p in s["players"])
-        )
+            assert "Alice: 1 [left]" in scores(app) and "Bob: 0 [offline]" in scores(app)
+            # the server also reports the leavers' connections (before Bob's return, which
+            # comes after Alice's ping): a seat that left did not lose its connection
+            await alice.ping()
+            bob = await bob.reconnect()
+            await _until(app, clock, lambda: "Bob is back" in message(app))
+            assert said == ["Carol left the game", "Alice left the game", "Bob is back"]
+            assert not any(pid in text for pid in ids.values() for text in said)
+            tess = app.view["you"]
+            await pilot.press("q", "y")
+        # Tess leaves: the others see it at once (Alice, now a spectator, still gets updates);
+        # holding no points, Tess is dropped from the players (a lost connection is not)
+        await alice.wait_update(lambda s: all(p["id"] != tess for p in s["players"]))
     finally:
-        await alice.close()
+        for client in (alice, bob, carol):
+            await client.close()
+
+
+def _record_what_is_said(app: SetApp) -> list[str]:
+    """Every message the app says from now on, in order."""
+    said: list[str] = []
+    say = app.say
+
+    def recording(text: str, **how: bool) -> None:
+        said.append(text)
+        say(text, **how)
+
+    app.say = recording  # type: ignore[method-assign]
+    return said
+
+
+async def _alice_takes_a_set(
+    app: SetApp, pilot: Any, clock: FakeClock, alice: Client, *others: Client
+) -> None:
+    """Alice calls SET and picks a set (everyone declares no set until one is dealt, R11)."""
+    while (triple := a_set(app)) is None:
+        size = len(table(app))
+        await pilot.press("n")
+        for client in (alice, *others):
+            await client.no_set()
+        await _until(app, clock, lambda: len(table(app)) == size + 3)  # noqa: B023
+    await alice.wait_update(lambda s: s["table"] == table(app))
+    await alice.call()
+    await _until(app, clock, lambda: app.view["holder"] is not None)
+    await alice.pick(list(triple))
+    await _until(app, clock, lambda: "Alice found a set" in message(app))
+    assert "Alice: 1" in scores(app)
+
+
+@pytest.mark.slow
+async def test_an_app_that_ends_without_q_leaves_no_connection_open(
+    live_server: str, clock: FakeClock
+) -> None:
+    """However the app ends, its socket is closed; without q the seat is kept (a drop)."""
+    room = await create_room(live_server, deck="beginner", rounds="single")
+    session = RemoteSession(f"{live_server}/room/{room}", name="Tess")
+    app = SetApp(session, clock=clock)
+    async with app.run_test(size=(80, 24)):
+        await _until(app, clock, lambda: len(app.view["players"]) == 1)
+    assert session.client is not None and session.client.closed is not None
+    async with await Client.connect(live_server, room) as watcher:
+        assert [p["name"] for p in (watcher.state or {})["players"]] == ["Tess"]

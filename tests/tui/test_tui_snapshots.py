@@ -69,7 +69,10 @@ def test_quit_dialog(snap_compare: Any) -> None:
 def test_a_wrong_pick_in_three_attributes_and_its_penalty_in_80x24(
     snap_compare: Any, lang: str
 ) -> None:
-    """Issue 13 (7): the whole explanation and the penalty line, on the smallest terminal."""
+    """Issue 13 (7): the whole explanation and the penalty line, on the smallest terminal.
+
+    The penalty line ends with the fair-call wait (this project's own rule, DECISIONS 1): the
+    bot could still call, so the first call without a set waits ``pick_seconds`` (5 s)."""
     clock = FakeClock()
     app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=3, lang=lang)
 
@@ -78,7 +81,10 @@ def test_a_wrong_pick_in_three_attributes_and_its_penalty_in_80x24(
         clock.now = 0.5  # the bot is still thinking
         await pilot.press("space", *keys_for(app, flawed_in_every(app, 3)))
         await pilot.pause()
-        penalty = {"en": "You lose a point.", "ru": "Вы теряете очко."}[lang]
+        penalty = {
+            "en": "You lose a point. You may call again in 5.0 s.",
+            "ru": "Вы теряете очко. Снова объявить сет можно через 5,0 с.",
+        }[lang]
         assert message(app).count(";") == 2 and message(app).splitlines()[-1] == penalty
         assert await wait_shown_whole(app, pilot)
 

@@ -89,3 +89,13 @@ def test_a_wrong_call_says_when_its_caller_may_call_again() -> None:
     mine = {**event, "player": "a"}
     assert (event_message(mine, VIEW, "ru") or "").endswith("через 10,0 с.")
     assert "10" not in (event_message({**event, "cooldown": 0}, VIEW, "en") or "")
+
+
+def test_a_seat_that_left_is_not_said_to_lose_its_connection() -> None:
+    """The server reports the connection of a seat that has just left; that is no drop."""
+    drop = {"type": "presence", "player": "bot1", "connected": False}
+    assert event_message(drop, VIEW, "en") == "Bot 1 lost the connection"
+    departed = {**VIEW, "players": [VIEW["players"][0], {"id": "bot1", "present": False}]}
+    assert event_message(drop, departed, "en") is None
+    dropped = {**VIEW, "players": [VIEW["players"][0]]}  # left without points (DECISIONS 6)
+    assert event_message(drop, dropped, "en") is None

@@ -40,6 +40,7 @@ class Session(Protocol):
     async def no_set(self, now: float) -> None: ...
     async def hint(self, now: float) -> list[str]: ...
     async def close(self) -> None: ...
+    async def hang_up(self) -> None: ...
     def poll(self, now: float) -> list[dict[str, Any]]: ...
     def view(self, now: float) -> dict[str, Any]: ...
 
@@ -160,19 +161,25 @@ class SetApp(App[None]):
         self.status_bar.update(tr("SET", self.lang))
         self.say(text, warning=True)
 
+    async def on_unmount(self) -> None:
+        """However the app ends (q closed the session already), no connection is left open."""
+        await self.session.hang_up()
+
     # -- drawing ---------------------------------------------------------------------------
 
     def refresh_game(self) -> None:
         """Poll the session, say what happened, redraw from the view."""
         now = self.clock()
         events = self.session.poll(now)
-        self.view = view = self.session.view(now)
+        before, self.view = self.view, self.session.view(now)
+        view = self.view
         if view.get("phase") == "playing" and self._phase not in (None, "playing"):
             self.message_bar.clear()  # a new round or game: what was said before is over
         self._phase = view.get("phase")
         fresh = True
+        named = _naming_departed(view, before)
         for event in events:
-            message = event_message(event, view, self.lang)
+            message = event_message(event, named, self.lang)
             if message is not None:
                 self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
                 fresh = False
@@ -312,3 +319,16 @@ class SetApp(App[None]):
                 warning=True,
             )
             return None
+
+
+def _naming_departed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """``view`` that still knows the players of ``before`` it dropped (a seat that leaves
+    without points is removed from ``players``), so "Alice left the game" names her; they
+    are marked departed (``present`` false), as a seat that left with points is."""
+    now_seated = {p.get("id") for p in view.get("players") or ()}
+    gone = [
+        {**p, "present": False}
+        for p in before.get("players") or ()
+        if p.get("id") not in now_seated
+    ]
+    return {**view, "players": [*(view.get("players") or ()), *gone]} if gone else view

@@ -112,6 +112,9 @@ class LocalSession:
     async def close(self) -> None:
         """Nothing to release: the game lives in memory."""
 
+    async def hang_up(self) -> None:
+        """Nothing to release: the game lives in memory."""
+
     # -- time passing ----------------------------------------------------------------------
 
     def poll(self, now: float) -> list[Event]:

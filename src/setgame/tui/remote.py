@@ -156,17 +156,25 @@ class RemoteSession:
 
     async def close(self) -> None:
         """Give up the seat (the others see the player leave at once), then hang up."""
+        await self._stop_resuming()
+        client = self.client
+        if client is not None and client.closed is None and client.player is not None:
+            with contextlib.suppress(ConnectionClosed, ClientError):
+                await client.leave()
+        await self.hang_up()
+
+    async def hang_up(self) -> None:
+        """Close the connection, keeping the seat: the app ended without q (as when the
+        terminal closes), so the seat waits for the player's return as after a drop."""
+        await self._stop_resuming()
+        if self.client is not None:
+            await self.client.close()
+
+    async def _stop_resuming(self) -> None:
         self._closing = True
         if self._resuming is not None:
             self._resuming.cancel()
             await asyncio.gather(self._resuming, return_exceptions=True)
-        client = self.client
-        if client is None:
-            return
-        if client.closed is None and client.player is not None:
-            with contextlib.suppress(ConnectionClosed, ClientError):
-                await client.leave()
-        await client.close()
 
     @property
     def offline(self) -> bool:

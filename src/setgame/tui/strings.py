@@ -109,7 +109,8 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         return error_message(event.get("code"), str(event.get("message")), lang, view)
     if kind == "left" and not mine:
         return tr("{name} left the game", lang, name=name)
-    if kind == "presence" and not mine:
+    if kind == "presence" and not mine and _seated(view, player):
+        # the server also reports the connection of a seat that has just left: not a drop
         if event.get("connected"):
             return tr("{name} is back", lang, name=name)
         return tr("{name} lost the connection", lang, name=name)
@@ -118,6 +119,13 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "reconnected":
         return tr("Connected again", lang)
     return None
+
+
+def _seated(view: Mapping[str, Any], player: object) -> bool:
+    """``player`` still holds a seat: in ``players`` and not departed."""
+    return any(
+        p.get("id") == player and p.get("present") is not False for p in view.get("players") or ()
+    )
 
 
 def connection_message(event: Mapping[str, Any], lang: str) -> str:
