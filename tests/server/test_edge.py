@@ -417,3 +417,18 @@ async def test_forwarded_for_from_a_trusted_proxy_names_the_client(edge_server: 
     assert await close_code(same[1]) == 1013  # 10.0.0.0's third silent socket
     for sock in [*socks, *same]:
         await sock.close()
+
+
+async def test_a_player_who_leaves_is_not_reported_as_a_lost_connection(
+    live_server: LiveServer,
+) -> None:
+    room = await create_room(live_server)
+    ann, bob = await Client.connect(live_server, room), await Client.connect(live_server, room)
+    await ann.join("Ann")
+    await bob.join("Bob")
+    await presences(bob, 0.6)  # Ann's arrival
+    gone = ann.player
+    await ann.leave()
+    assert [m for m in await presences(bob, 1.0) if m["player"] == gone] == []
+    assert bob.seat(gone or "") is None  # the update itself said Ann left
+    await asyncio.gather(ann.close(), bob.close())

@@ -504,8 +504,9 @@ class Room:
             raise
         self.seats.pop(player, None)
         await self.storage.remove_seat(self.id, player)
-        if not self._online(player):
-            self._presence(player, False)
+        # The update said they left: no "connection lost" presence for a seat that is gone.
+        self._heard_online.discard(player)
+        self._presence_due.discard(player)
         self._relist()
         self._tell_watchers()
 
