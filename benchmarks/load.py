@@ -7,36 +7,41 @@ It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLit
 file), creates the rooms over HTTP, connects the players through the Python
 client (``setgame.server.client``) from one or more load-generator processes
 on the same machine, and lets them play whole games: each player looks for sets
-on the table (``setgame.find_sets``) and, after a person-like reaction time,
+on the table (``setgame.find_sets_batch`` over the tables that arrived together, see
+:class:`TableSolver`) and, after a person-like reaction time,
 calls SET and picks them; when the table holds none it declares "no set";
-now and then it makes a wrong call. Between rounds and after a match, the first
+now and then it makes a wrong call, and then waits out its fair-call cooldown before it
+calls again. Between rounds and after a match, the first
 seat starts the next round or a new game.
 
 Reported: connected players, actions per second, the latency from a valid pick
 being sent to the moment EVERY player of that room has received the update
-(p50, p99, max), errors counted, and a baseline measured in the same run: the
-``ping``/``pong`` round trip on an idle connection while the load runs (and on the
-idle server before it), so the pick latency reads as a ratio too. On an idle
-virtual machine the "before" figure can be the larger one (idle CPUs wake up
-slowly), hence the ratio against the ping during the load. Also reported: CPU use
-of the server, of the load generator and of the whole machine (other work on a
-shared machine shows up as latency), the generator's own event-loop lag, and the
-server log's warnings. ``--json`` prints the report as JSON.
+(p50, p99, max), errors counted, CPU use and memory (RSS) of the server, and the
+baseline measured in the same run: right after the game server, the same
+load generator drives the bare uvicorn WebSocket broadcast stack
+(``benchmarks/bare_broadcast.py``) with the same number of players in rooms of
+the same size at the actions per second the game server just sustained, each
+action answered by an update to the whole room, and the same figures are taken
+(``--no-bare`` skips it). The pick latency is printed as a ratio to the bare
+stack's (p50 and p99). Also reported: a ``ping`` round trip on an idle
+connection during the load, CPU use of the load generator and of the whole
+machine (other work on a shared machine shows up as latency), the generator's
+own event-loop lag, and the server log's warnings. ``--json`` prints the report
+as JSON. No figure is typed in here: every run prints its own.
 
-Measured on the project's 2-core VM (server, load generator and nothing else busy), 1000
-players in 250 rooms of four, person-like pace, 30 s: about 177 actions/s, pick to all four
-players p50 3-4 ms, p99 10-14 ms, max 30-50 ms, no errors; 150 s with ``--rounds single``:
-288 whole games played to the end, p99 10.6 ms. Faster players (``--speed 8``: 1024
-actions/s) keep p99 at 34 ms with the server at 79% of a core; ``--speed 12`` (1321/s) at
-37 ms with both cores nearly full. While other heavy work shares the machine (load average
-5-9) p99 rises to 0.2-1.4 s; the server then logs slow commits.
+Its own servers get limits fit for the load (``SETGAME_ROOMS_PER_MINUTE``,
+``SETGAME_ROOMS_BURST`` and ``SETGAME_ROOMS_PER_CLIENT``, so that one address may create
+every room), and rooms are created a few at a time, so that thousands of players neither
+hit the public server's room-creation rate nor wait out a connection pool.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import itertools
 import json
 import multiprocessing
 import os
@@ -48,14 +53,19 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from setgame.batch import find_sets_batch
+from setgame.cards import card_name, parse_cards
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
 
 #: Error codes that are the normal outcome of simultaneous play (another player was faster, or
@@ -63,6 +73,10 @@ from setgame.server.client import Client, ClientError, Message, create_room, tab
 RACES = frozenset(
     {"board_held", "locked_out", "not_holder", "stale_version", "already_declared", "not_playing"}
 )
+
+COOLDOWN_MARGIN = 0.05
+"""Seconds a simulated player waits past its fair-call cooldown (this project's own rule,
+``docs/events.md``) before it calls again: a call inside it is refused ``cooling_down``."""
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -107,10 +121,34 @@ class Server:
         return self.log.read_text(errors="replace").splitlines()
 
 
+#: The limits of the benchmark's own server: one address creates every room and takes
+#: every seat (the per-address limits are not what is measured here).
+SERVER_ENV = {
+    "SETGAME_ROOMS_PER_MINUTE": "1000000",
+    "SETGAME_ROOMS_BURST": "1000000",
+    "SETGAME_ROOMS_PER_CLIENT": "100000",
+    "SETGAME_SEATS_PER_CLIENT": "8",  # every seat of a room of 8 from this one address
+}
+
+
+def memory_mb(pid: int) -> tuple[float, float] | None:
+    """(resident, peak resident) memory of a process in MiB, from /proc (Linux); else None."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    sizes = {
+        line.split(":")[0]: int(line.split()[1]) / 1024
+        for line in status.splitlines()
+        if line.startswith(("VmRSS:", "VmHWM:"))
+    }
+    return round(sizes.get("VmRSS", 0.0), 1), round(sizes.get("VmHWM", 0.0), 1)
+
+
 @contextmanager
-def server_process(db: Path, log: Path) -> Iterator[Server]:
-    """Run the game server in a subprocess on a free loopback port; yield it."""
-    port = free_port()
+def server_process(db: Path, log: Path, port: int | None = None) -> Iterator[Server]:
+    """Run the game server in a subprocess on loopback (``port``, or a free one); yield it."""
+    port = port or free_port()
     command = [
         sys.executable,
         "-m",
@@ -125,13 +163,24 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
         "warning",
         "--create-db",
     ]
-    # every room comes from this one address: lift the per-client room cap (not measured here)
-    env = {"SETGAME_ROOMS_PER_CLIENT": "100000"} | os.environ
-    base = f"http://127.0.0.1:{port}"
+    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/api/health")
+
+
+@contextmanager
+def bare_process(log: Path, port: int | None = None) -> Iterator[Server]:
+    """Run the bare uvicorn broadcast stack (the baseline) in a subprocess; yield it."""
+    port = port or free_port()
+    script = Path(__file__).resolve().parent / "bare_broadcast.py"
+    command = [sys.executable, str(script), "--port", str(port)]
+    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/")
+
+
+def _subprocess(command: list[str], base: str, log: Path, health: str) -> Iterator[Server]:
+    env = {**os.environ, **SERVER_ENV}
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
-            _wait_up(base, proc, log)
+            _wait_up(base + health, proc, log)
             yield Server(base, proc.pid, log)
         finally:
             proc.terminate()
@@ -142,18 +191,18 @@ def server_process(db: Path, log: Path) -> Iterator[Server]:
                 proc.wait()
 
 
-def _wait_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+def _wait_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}: {log.read_text()[-2000:]}")
         try:
-            if httpx.get(base + "/api/health", timeout=1, trust_env=False).status_code == 200:
+            if httpx.get(url, timeout=1, trust_env=False).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"server did not answer at {base}: {log.read_text()[-2000:]}")
+    raise RuntimeError(f"server did not answer at {url}: {log.read_text()[-2000:]}")
 
 
 # --- one process of simulated players ---------------------------------------------------------
@@ -182,6 +231,9 @@ class Stats:
     wall: float = 0.0  # connect + play + grace, the span the CPU figures cover
     load_cpu: float = 0.0  # CPU seconds of the load generator(s)
     server_cpu: float | None = None  # CPU seconds of the server over the same span
+    server_memory: tuple[float, float] | None = None  # server's (RSS, peak RSS) MiB at the end
+    table_batches: int = 0  # find_sets_batch calls of the players' TableSolver
+    tables_batched: int = 0  # tables those calls solved
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
     server_warnings: list[str] = field(default_factory=list)  # from the server's log
     server_errors: list[str] = field(default_factory=list)
@@ -211,11 +263,63 @@ class Options:
     compression: str | None = None  # "deflate" as browsers negotiate, or None
 
 
+Triple = tuple[str, str, str]
+
+
+class TableSolver:
+    """The sets of the tables the players of one load process see, solved with
+    :func:`setgame.find_sets_batch` a loop iteration's worth at a time: an update reaches
+    the players of a room together, and the reader hands each table here (``expect``)
+    before the players wake up to plan, so one batch call answers a burst of updates and
+    each table is solved once for its whole room. A table not expected is solved alone."""
+
+    LIMIT = 100_000  # tables remembered at most; then the memory starts over
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[str, ...], list[Triple]] = {}
+        self.waiting: set[tuple[str, ...]] = set()
+        self.batches = 0
+        self.batched = 0
+
+    def expect(self, table: tuple[str, ...]) -> None:
+        if table not in self.known and table not in self.waiting:
+            if not self.waiting:
+                asyncio.get_running_loop().call_soon(self.flush)
+            self.waiting.add(table)
+
+    def flush(self) -> None:
+        tables = list(self.waiting)
+        self.waiting.clear()
+        if len(self.known) + len(tables) > self.LIMIT:
+            self.known.clear()
+        found = find_sets_batch([parse_cards(t) for t in tables])
+        for table, sets in zip(tables, found, strict=True):
+            self.known[table] = [(card_name(a), card_name(b), card_name(c)) for a, b, c in sets]
+        self.batches += 1
+        self.batched += len(tables)
+
+    def sets(self, table: Sequence[str]) -> list[Triple]:
+        key = tuple(table)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = table_sets({"table": list(key)})
+        return found
+
+
 class Bot:
     """One simulated player: a client and a small plan (what to send, and when)."""
 
-    def __init__(self, client: Client, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+    def __init__(
+        self,
+        client: Client,
+        room: Room,
+        seat: int,
+        opts: Options,
+        stats: Stats,
+        solver: TableSolver,
+    ) -> None:
         self.client = client
+        self.solver = solver
         self.room = room
         self.seat = seat
         self.opts = opts
@@ -225,12 +329,16 @@ class Bot:
         self.due: float | None = None
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
+        self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
         client.listener = self._arrived
 
     def _arrived(self, client: Client, message: Message, at: float) -> None:
         """Reader hook (arrival time): count the update toward a pick's latency."""
         if message["type"] != "update":
             return
+        state = message.get("state")
+        if state is not None and state.get("table"):
+            self.solver.expect(tuple(state["table"]))
         for event in message["events"]:
             if event.get("type") != "set_taken":
                 continue
@@ -283,6 +391,7 @@ class Bot:
             self._plan_between(state)
             return
         me = self.client.me or {}
+        self._note_cooldown(me)
         holder = state["holder"]
         table = tuple(state["table"])
         if holder == self.client.player:
@@ -295,12 +404,24 @@ class Bot:
         if table == self.seen_table and self.intent in ("call", "no_set"):
             return  # the same table: the player is still looking
         self.seen_table = table
-        if table_sets(state):
-            self._set("call", self.rng.uniform(*self.opts.reaction))
+        if self.solver.sets(table):
+            self._set("call", max(self.rng.uniform(*self.opts.reaction), self._cooling()))
         elif not me.get("declared") and state["deck"] > 0 and state["settings"]["no_set"] == "vote":
             self._set("no_set", self.rng.uniform(0.5, 2.5))
         else:
             self._set(None)
+
+    def _note_cooldown(self, me: Message) -> None:
+        """Keep the fair-call cooldown of the latest view as a local deadline: the view's
+        ``cooldown_in`` counts from when the server sent it, so from its arrival here the
+        wait is never too short."""
+        left = me.get("cooldown_in")
+        self.cool_until = 0.0 if left is None else time.monotonic() + float(left)
+
+    def _cooling(self) -> float:
+        """Seconds until this player may call again (a little margin past the cooldown)."""
+        left = self.cool_until - time.monotonic()
+        return left + COOLDOWN_MARGIN if left > 0 else 0.0
 
     def _plan_between(self, state: Message) -> None:
         self.seen_table = ()
@@ -317,6 +438,9 @@ class Bot:
         self.due = None if intent is None else time.monotonic() + delay
 
     async def act(self) -> None:
+        if self.intent == "call" and self._cooling() > 0:
+            self.due = time.monotonic() + self._cooling()  # the cooldown began meanwhile
+            return
         intent, self.intent, self.due = self.intent, None, None
         client = self.client
         self.stats.actions += 1
@@ -332,31 +456,34 @@ class Bot:
             await client.again()
 
     async def _pick(self) -> None:
-        sets = table_sets(self.client.state)
+        state = self.client.state
+        sets = self.solver.sets(state["table"]) if state is not None else []
         if sets and self.rng.random() >= self.opts.wrong_rate:
             cards = self.rng.choice(sets)
             self.sent = frozenset(cards)
             self.room.pending[self.sent] = (time.perf_counter(), [])
             self.stats.picks += 1
         else:
-            cards = _not_a_set(self.client.table, self.rng)
+            cards = _not_a_set(self.client.table, sets, self.rng)
         await self.client.pick(cards)
 
 
-def _not_a_set(table: list[str], rng: random.Random) -> tuple[str, str, str]:
-    sets = {frozenset(s) for s in table_sets({"table": table})}
+def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Triple:
+    taken = {frozenset(s) for s in sets}
     while True:
         a, b, c = rng.sample(table, 3)
-        if frozenset((a, b, c)) not in sets:
+        if frozenset((a, b, c)) not in taken:
             return (a, b, c)
 
 
-async def _connect(base: str, room: Room, seat: int, opts: Options, stats: Stats) -> None:
+async def _connect(
+    base: str, room: Room, seat: int, opts: Options, stats: Stats, solver: TableSolver
+) -> None:
     client = await Client.connect(
         base, room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
     )
     await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
-    room.players.append(Bot(client, room, seat, opts, stats))
+    room.players.append(Bot(client, room, seat, opts, stats, solver))
     stats.connected += 1
 
 
@@ -399,11 +526,12 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     cpu, wall = time.process_time(), time.monotonic()
     rooms = [Room(rid) for rid in room_ids]
     gate = asyncio.Semaphore(opts.connect_concurrency)
+    solver = TableSolver()
 
     async def connect(room: Room, seat: int) -> None:
         async with gate:
             try:
-                await _connect(base, room, seat, opts, stats)
+                await _connect(base, room, seat, opts, stats, solver)
             except (ClientError, OSError, TimeoutError) as exc:
                 stats.errors[f"connect: {type(exc).__name__}"] += 1
 
@@ -434,24 +562,167 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     while any(room.pending for room in rooms) and time.monotonic() < grace:
         await asyncio.sleep(0.05)
     stats.unfinished = sum(len(room.pending) for room in rooms)
+    stats.table_batches, stats.tables_batched = solver.batches, solver.batched
     await asyncio.gather(*(bot.client.close() for room in rooms for bot in room.players))
     stats.load_cpu, stats.wall = time.process_time() - cpu, time.monotonic() - wall
     return stats
 
 
 def _play_process(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
-    return asyncio.run(play(base, room_ids, spare, opts))
+    return _run_loop(play(base, room_ids, spare, opts))
+
+
+def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
+    """Run a load process's coroutine on uvloop when installed (uvicorn[standard] brings it;
+    the servers run on it too), so that the instrument spends less time in its own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+# --- the baseline: the same players on the bare broadcast stack -----------------------------
+
+
+async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) -> Stats:
+    """Connect ``opts.room_size`` sockets to each room of the bare stack; each sends
+    actions at random (Poisson) times, ``rate`` actions/s in all; each action's latency
+    runs until every socket of its room has the update."""
+    stats = Stats()
+    cpu, wall = time.process_time(), time.monotonic()
+    gate = asyncio.Semaphore(opts.connect_concurrency)
+    sockets: list[tuple[ClientConnection, str]] = []
+    pending: dict[str, dict[int, tuple[float, list[float]]]] = {room: {} for room in room_ids}
+
+    async def connect(room: str) -> None:
+        async with gate:
+            try:
+                ws = await ws_connect(
+                    base.replace("http://", "ws://", 1) + "/ws/" + room,
+                    proxy=None,
+                    compression=opts.compression,
+                    ping_interval=opts.keepalive,
+                    open_timeout=30,
+                    max_size=2**20,
+                )
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                stats.errors[f"connect: {type(exc).__name__}"] += 1
+                return
+            sockets.append((ws, room))
+            stats.connected += 1
+
+    await asyncio.gather(*(connect(r) for r in room_ids for _ in range(opts.room_size)))
+    gc.freeze()
+    gc.disable()
+    begun = time.monotonic()
+    stats.begun = time.perf_counter()
+    stop = begun + opts.seconds
+    each = rate / max(1, len(sockets))
+    numbers = itertools.count()
+
+    async def reader(ws: ClientConnection, room: str) -> None:
+        waiting = pending[room]
+        with contextlib.suppress(ConnectionClosed):
+            async for text in ws:
+                at = time.perf_counter()
+                number = json.loads(text).get("id")
+                entry = waiting.get(number)
+                if entry is not None:
+                    entry[1].append(at)
+                    if len(entry[1]) == opts.room_size:
+                        stats.latencies.append(max(entry[1]) - entry[0])
+                        stats.sent_at.append(entry[0])
+                        del waiting[number]
+
+    async def sender(ws: ClientConnection, room: str, rng: random.Random) -> None:
+        while True:
+            delay = rng.expovariate(each) if each > 0 else opts.seconds
+            await asyncio.sleep(min(delay, max(0.0, stop - time.monotonic())))
+            if time.monotonic() >= stop:
+                return
+            number = next(numbers)
+            pending[room][number] = (time.perf_counter(), [])
+            stats.actions += 1
+            stats.picks += 1
+            await ws.send(json.dumps({"id": number}))
+
+    readers = [asyncio.create_task(reader(ws, room)) for ws, room in sockets]
+    senders = (sender(ws, room, random.Random(i)) for i, (ws, room) in enumerate(sockets))
+    for result in await asyncio.gather(*senders, return_exceptions=True):
+        if isinstance(result, BaseException):
+            stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
+    stats.seconds = time.monotonic() - begun
+    gc.enable()
+    gc.unfreeze()
+    grace = time.monotonic() + 2.0
+    while any(pending.values()) and time.monotonic() < grace:
+        await asyncio.sleep(0.05)
+    stats.unfinished = sum(len(waiting) for waiting in pending.values())
+    await asyncio.gather(*(ws.close() for ws, _ in sockets))
+    await asyncio.gather(*readers, return_exceptions=True)
+    stats.load_cpu, stats.wall = time.process_time() - cpu, time.monotonic() - wall
+    return stats
+
+
+def _bare_process(base: str, room_ids: list[str], opts: Options, rate: float) -> Stats:
+    return _run_loop(bare_play(base, room_ids, opts, rate))
+
+
+def _load_bare(
+    server: Server, players: int, opts: Options, processes: int, rate: float
+) -> dict[str, Any]:
+    """The bare stack under the same players at ``rate`` actions/s: its figures."""
+    rooms = [f"r{i}" for i in range(max(1, players // opts.room_size))]
+    slices = [rooms[i::processes] for i in range(processes)]
+    cpu_before = None if server.pid is None else cpu_seconds(server.pid)
+    jobs = [(server.url, part, opts, rate / processes) for part in slices]
+    total = merge(_in_processes(_bare_process, jobs))
+    cpu_after = None if server.pid is None else cpu_seconds(server.pid)
+    if cpu_before is not None and cpu_after is not None:
+        total.server_cpu = cpu_after - cpu_before
+    memory = None if server.pid is None else memory_mb(server.pid)
+    return {
+        "connected": total.connected,
+        "seconds": round(total.seconds, 1),
+        "actions": total.actions,
+        "actions_per_second": round(total.actions / total.seconds, 1) if total.seconds else 0.0,
+        "pick_to_all_latency": _summary(total.latencies),
+        "errors": dict(total.errors),
+        "error_count": sum(total.errors.values()) + total.unfinished,
+        "unfinished": total.unfinished,
+        "server_cpu_percent": _percent(total.server_cpu, total.wall),
+        "server_rss_mb": None if memory is None else memory[0],
+        "server_peak_rss_mb": None if memory is None else memory[1],
+        "load_cpu_percent": _percent(total.load_cpu, total.wall),
+    }
+
+
+def _in_processes(target: Any, jobs: list[tuple[Any, ...]]) -> list[Stats]:
+    """``target(*job)`` for each job: here for one job, else one process each."""
+    if len(jobs) == 1:
+        return [target(*jobs[0])]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(len(jobs)) as pool:
+        return list(pool.starmap(target, jobs))
 
 
 # --- the run ---------------------------------------------------------------------------------
 
 
 async def _make_rooms(base: str, count: int, opts: Options) -> list[str]:
+    """Create ``count`` rooms, a few requests at a time (each is a commit on the server)."""
     settings = {"deck": opts.deck, "rounds": opts.rounds, "public": False}
-    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
-        return list(
-            await asyncio.gather(*(create_room(base, http=http, **settings) for _ in range(count)))
-        )
+    gate = asyncio.Semaphore(16)
+    limits = httpx.Limits(max_connections=16)
+
+    async def one(http: httpx.AsyncClient) -> str:
+        async with gate:
+            return await create_room(base, http=http, **settings)
+
+    async with httpx.AsyncClient(trust_env=False, timeout=60, limits=limits) as http:
+        return list(await asyncio.gather(*(one(http) for _ in range(count))))
 
 
 async def _idle_pings(base: str, room_id: str, count: int = 40) -> list[float]:
@@ -470,18 +741,37 @@ def run(
     processes: int,
     url: str | None = None,
     db_dir: str | None = None,
+    port: int | None = None,
+    bare: bool = True,
 ) -> dict[str, Any]:
-    """Start a server (unless ``url`` names a running one), load it, return the report.
+    """Start a server (unless ``url`` names a running one), load it, then (with ``bare``)
+    the bare broadcast stack at the same players and rate; return the report.
 
     The server's SQLite file goes into a new temporary directory (under ``db_dir`` if given,
-    e.g. ``/dev/shm`` to take the disk out of the measurement)."""
-    if url is not None:
-        return _load(Server(url), players, opts, processes)
-    with (
-        tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp,
-        server_process(Path(tmp) / "load.db", Path(tmp) / "server.log") as server,
-    ):
-        return _load(server, players, opts, processes)
+    e.g. ``/dev/shm`` to take the disk out of the measurement). ``port``: the game server's
+    port (the bare stack takes the next one); default: free ports."""
+    with tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp:
+        if url is not None:
+            result = _load(Server(url), players, opts, processes)
+        else:
+            with server_process(Path(tmp) / "load.db", Path(tmp) / "server.log", port) as server:
+                result = _load(server, players, opts, processes)
+        if bare:
+            rate = result["actions_per_second"]
+            with bare_process(Path(tmp) / "bare.log", port and port + 1) as server:
+                result["bare"] = _load_bare(server, players, opts, processes, rate)
+            result.update(_ratios(result))
+    return result
+
+
+def _ratios(result: dict[str, Any]) -> dict[str, float | None]:
+    """The game server's pick latency over the bare stack's, at p50 and p99."""
+    ours, bare = result["pick_to_all_latency"], result["bare"]["pick_to_all_latency"]
+    out: dict[str, float | None] = {}
+    for key in ("p50", "p99"):
+        a, b = ours[f"{key}_ms"], bare[f"{key}_ms"]
+        out[f"{key}_ratio_to_bare"] = round(a / b, 2) if a and b else None
+    return out
 
 
 def _load(server: Server, players: int, opts: Options, processes: int) -> dict[str, Any]:
@@ -493,15 +783,8 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
     slices = [rooms[i::processes] for i in range(processes)]
     cpu_before = None if server.pid is None else cpu_seconds(server.pid)
     machine_before = machine_busy()
-    if processes == 1:
-        parts = [_play_process(base, slices[0], spares[0], opts)]
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(processes) as pool:
-            parts = pool.starmap(
-                _play_process, [(base, s, spares[i], opts) for i, s in enumerate(slices)]
-            )
-    total = merge(parts)
+    jobs = [(base, part, spares[i], opts) for i, part in enumerate(slices)]
+    total = merge(_in_processes(_play_process, jobs))
     lines = server.log_lines()
     total.server_warnings = [line for line in lines if "WARNING" in line]
     total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
@@ -510,6 +793,7 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
     cpu_after = None if server.pid is None else cpu_seconds(server.pid)
     if cpu_before is not None and cpu_after is not None:
         total.server_cpu = cpu_after - cpu_before
+    total.server_memory = None if server.pid is None else memory_mb(server.pid)
     machine_after = machine_busy()
     if machine_before is not None and machine_after is not None:
         busy = machine_after[0] - machine_before[0]
@@ -553,6 +837,8 @@ def merge(parts: list[Stats]) -> Stats:
         total.seconds = max(total.seconds, part.seconds)
         total.wall = max(total.wall, part.wall)
         total.load_cpu += part.load_cpu
+        total.table_batches += part.table_batches
+        total.tables_batched += part.tables_batched
     return total
 
 
@@ -601,6 +887,8 @@ def report(
         "ping_before_load": baseline,
         "load_generator_loop_lag": _summary(stats.lags),
         "load_generator_gc": _summary(stats.gc_pauses),
+        "tables_solved_in_batches": stats.tables_batched,
+        "table_batches": stats.table_batches,
         "p50_ratio_to_baseline_ping": loaded,
         "p50_ratio_to_ping_before_load": ratio,
         "races": dict(stats.races),
@@ -612,6 +900,8 @@ def report(
         "unfinished_picks": stats.unfinished,
         "load_cpu_percent": _percent(stats.load_cpu, stats.wall),
         "server_cpu_percent": _percent(stats.server_cpu, stats.wall),
+        "server_rss_mb": None if stats.server_memory is None else stats.server_memory[0],
+        "server_peak_rss_mb": None if stats.server_memory is None else stats.server_memory[1],
         "machine_busy_percent": None
         if stats.machine_cpu is None
         else round(100 * stats.machine_cpu, 1),
@@ -658,8 +948,30 @@ def show(result: dict[str, Any]) -> str:
         f"load generator {result['load_cpu_percent']} (connect + play); all cores "
         f"{result['machine_busy_percent']}% busy (anyone's work), "
         f"load average {result['load_average_1min']}",
+        f"server memory       RSS {result['server_rss_mb']} MiB, "
+        f"peak {result['server_peak_rss_mb']} MiB",
     ]
+    if "bare" in result:
+        lines += _show_bare(result)
     return "\n".join(lines)
+
+
+def _show_bare(result: dict[str, Any]) -> list[str]:
+    bare = result["bare"]
+    pick = bare["pick_to_all_latency"]
+    return [
+        f"BASELINE bare stack {bare['connected']} players, {bare['actions']} actions = "
+        f"{bare['actions_per_second']} actions/s over {bare['seconds']} s "
+        "(uvicorn + websockets, a broadcast per action, no game, no database)",
+        f"bare: action -> all p50 {pick['p50_ms']} ms  p99 {pick['p99_ms']} ms  "
+        f"max {pick['max_ms']} ms  (n={pick['count']}); errors {bare['error_count']} "
+        f"{bare['errors']}",
+        f"bare: server        CPU {bare['server_cpu_percent']}% of one core, "
+        f"RSS {bare['server_rss_mb']} MiB (peak {bare['server_peak_rss_mb']}); "
+        f"load generator {bare['load_cpu_percent']}%",
+        f"RATIO to bare       pick p50 {result['p50_ratio_to_bare']}x, "
+        f"p99 {result['p99_ratio_to_bare']}x (target: p99 at most 3x)",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -673,6 +985,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--url", help="load a server already running here instead of one's own")
+    parser.add_argument(
+        "--port", type=int, help="port of its own server (the bare stack takes the next one)"
+    )
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare-stack baseline")
     parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
@@ -695,9 +1011,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--speed must be positive, got {args.speed!r}")
     opts.reaction = (opts.reaction[0] / args.speed, opts.reaction[1] / args.speed)
     opts.pick_delay = (opts.pick_delay[0] / args.speed, opts.pick_delay[1] / args.speed)
-    result = run(args.players, opts, args.processes, args.url, args.db_dir)
+    if args.port is not None and not 1 <= args.port < 65535:
+        parser.error(f"--port must be 1-65534, got {args.port!r}")
+    result = run(
+        args.players, opts, args.processes, args.url, args.db_dir, args.port, not args.no_bare
+    )
     print(json.dumps(result, indent=2) if args.json else show(result))
-    return 0 if result["error_count"] == 0 else 1
+    errors = result["error_count"] + result.get("bare", {}).get("error_count", 0)
+    return 0 if errors == 0 else 1
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 # Usage: bash scripts/test.sh [extra pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+# The tests run in their own virtual environment (.venv-test, an editable install), apart from
+# the one scripts/serve.sh plays from (.venv), so a running server never loses its files.
+source scripts/venv.sh
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).
 if ! command -v chromium >/dev/null 2>&1; then
@@ -13,12 +16,25 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-echo "== installing setgame with its test dependencies"
-python3 -m pip install -q -e '.[test]'
+# axe-core for the accessibility tests, from the npm registry at the version locked in
+# tests/browser/package-lock.json (the tests inject its axe.min.js into the pages).
+if ! command -v npm >/dev/null 2>&1; then
+    echo "== installing npm with apt-get"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+echo "== installing axe-core with npm into tests/browser/node_modules"
+npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+
+echo "== installing setgame with its test dependencies into .venv-test"
+make_venv .venv-test
+PY=.venv-test/bin/python
+"$PY" -m pip install -q -e '.[test]'
 
 echo "== ruff"
-python3 -m ruff check src tests benchmarks
+"$PY" -m ruff check src tests benchmarks
 echo "== mypy"
-python3 -m mypy
+"$PY" -m mypy
 echo "== pytest"
-python3 -m pytest -n 2 "$@"
+"$PY" -m pytest -n 2 "$@"

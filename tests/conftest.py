@@ -183,3 +183,11 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = os.environ.get("PYTHONPATH", "")
     if src not in paths.split(os.pathsep):
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (src, paths) if p)
+
+
+@pytest.fixture(autouse=True)
+def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line speaks the environment's language: tests expect English unless
+    they set one, whatever the machine's locale."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)

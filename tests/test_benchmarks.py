@@ -21,9 +21,15 @@ def test_bench_core_quick_prints_the_ratios() -> None:
     )
     assert done.returncode == 0, done.stderr
     ratios = dict(re.findall(r"^ratio (\w+): ([\d.]+)x", done.stdout, re.MULTILINE))
-    assert set(ratios) == {"find_sets", "simulate"}, done.stdout
+    expected = {"find_sets", "find_sets_vs_pair_loop", "batch_vs_find_sets", "has_set"}
+    expected |= {"count_sets", "solve_json", "startup_help", "startup_solve", "simulate"}
+    assert expected <= set(ratios), done.stdout
     assert float(ratios["find_sets"]) > 2  # the target is 25x; this only catches a collapse
     assert float(ratios["simulate"]) > 2  # the target is 10x
+    assert float(ratios["solve_json"]) > 1  # the target is 3x
+    assert float(ratios["startup_help"]) > 0.2  # the target is 0.5 (within 2x of import)
+    assert re.search(r"^load average .* \(before\)", done.stdout, re.MULTILINE)
+    assert re.search(r"median|tries", done.stdout)
     growth = re.findall(r"N =\s+(\d+):\s+([\d.]+) s", done.stdout)
     assert len(growth) >= 3
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
+import select
 import subprocess
 import sys
 import types
@@ -14,8 +16,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from setgame import explain, parse_cards
-from setgame.cli import _progress, app, main
+from setgame import card_names, explain, find_sets, parse_cards
+from setgame.cli import main
+from setgame.commands import _progress, app
 from setgame.i18n import LANGUAGES, explain_text
 from setgame.server.limits import Limits
 
@@ -59,6 +62,32 @@ def test_r03_solve_prints_the_sets_among_the_cards(setgame: Any) -> None:
     code, out, _ = setgame("solve", "1rsd", "2GTO", "3pos", "1RSO")
     assert code == 0
     assert out.splitlines() == ["1 set among 4 cards: 1RSD 2GTO 3POS 1RSO", "  1RSD 2GTO 3POS"]
+
+
+@pytest.mark.parametrize(
+    ("env", "line"),
+    [
+        ("ru_RU.UTF-8", "1 сет среди карт (4 карты): 1RSD 2GTO 3POS 1RSO"),
+        ("pl_PL.UTF-8", "1 SET wśród kart (4 karty): 1RSD 2GTO 3POS 1RSO"),
+        ("de_DE.UTF-8", "1 SET unter 4 Karten: 1RSD 2GTO 3POS 1RSO"),
+        ("fr_FR.UTF-8", "1 set among 4 cards: 1RSD 2GTO 3POS 1RSO"),
+    ],
+)
+def test_solve_speaks_the_language_of_the_environment(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch, env: str, line: str
+) -> None:
+    monkeypatch.setenv("LANG", env)
+    code, out, _ = setgame("solve", "1rsd", "2GTO", "3pos", "1RSO")
+    assert code == 0 and out.splitlines()[0] == line
+
+
+def test_errors_speak_the_language_of_the_environment(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "it")
+    code, _, err = setgame("check", "1RSD", "2GTO")
+    assert code == 2
+    assert err == "setgame: errore: check vuole esattamente tre carte, ricevute 2: '1RSD' '2GTO'\n"
 
 
 def test_solve_json_is_one_object_per_table_in_input_order(setgame: Any) -> None:
@@ -113,7 +142,102 @@ def test_solve_bad_line_on_stdin_names_the_line_and_token(setgame: Any) -> None:
     assert json.loads(out)["cards"] == ["1RSD", "2RSD", "3RSD"]  # the good table came first
 
 
-# --- check --------------------------------------------------------------------------
+def test_solve_answers_each_line_before_the_input_ends() -> None:
+    """Standard input is read in chunks of what has arrived, not all before answering."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "setgame", "solve", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write("1RSD 2RSD 3RSD\n")
+            child.stdin.flush()
+            ready, _, _ = select.select([child.stdout], [], [], 30)
+            assert ready, "no answer to the first line while the input stays open"
+            assert json.loads(child.stdout.readline())["sets"] == [["1RSD", "2RSD", "3RSD"]]
+            child.stdin.write("1RSD 2GTO\n")
+            child.stdin.close()
+            assert json.loads(child.stdout.readline())["sets"] == []
+        finally:
+            child.kill()
+
+
+def test_solve_stops_quietly_when_the_reader_closes_the_pipe() -> None:
+    lines = "1RSD 2RSD 3RSD 1GTO 2GTO 3GTO\n" * 50_000
+    command = f"{sys.executable} -m setgame solve --json | head -n 1"
+    done = subprocess.run(
+        ["sh", "-c", command], input=lines, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["cards"][0] == "1RSD"
+    assert done.stderr == ""
+
+
+def test_solve_json_from_stdin_is_what_json_dumps_writes(setgame: Any) -> None:
+    rng = random.Random(5)
+    tables = [rng.sample(range(81), rng.choice([3, 12, 15])) for _ in range(300)]
+    names = [card_names(t) for t in tables]
+    lines = [" ".join(n.lower() if i % 7 else n for n in t) for i, t in enumerate(names)]
+    code, out, _ = setgame("solve", "--json", stdin="\n".join(lines))  # no final newline
+    assert code == 0
+    expected = [
+        json.dumps({"cards": card_names(t), "sets": [card_names(s) for s in find_sets(t)]})
+        for t in tables
+    ]
+    assert out.splitlines() == expected
+
+
+def expected_text(table: list[int]) -> str:
+    sets = find_sets(table)
+    head = f"{len(sets)} set{'' if len(sets) == 1 else 's'} among {len(table)} cards: "
+    return "\n".join(
+        [head + " ".join(card_names(table))] + ["  " + " ".join(card_names(s)) for s in sets]
+    )
+
+
+@pytest.mark.parametrize("size", [3, 12, 15])
+def test_solve_stdin_of_equal_tables_read_as_one_array(setgame: Any, size: int) -> None:
+    """Blocks whose lines all hold `size` cards one space apart take the array path:
+    its answers are the ones of the line-by-line path, in both formats."""
+    rng = random.Random(size)
+    tables = [rng.sample(range(81), size) for _ in range(200)]
+    lines = "".join(" ".join(card_names(t)).lower() + "\n" for t in tables)
+    code, out, _ = setgame("solve", "--json", stdin=lines)
+    assert code == 0
+    expected = [
+        json.dumps({"cards": card_names(t), "sets": [card_names(s) for s in find_sets(t)]})
+        for t in tables
+    ]
+    assert out.splitlines() == expected
+    code, out, _ = setgame("solve", stdin=lines)
+    assert code == 0
+    assert out == "\n\n".join(map(expected_text, tables)) + "\n"
+
+
+@pytest.mark.parametrize("bad", ["1RSX", "1RSD", "4RSD"])
+def test_solve_bad_card_in_a_block_of_equal_tables(setgame: Any, bad: str) -> None:
+    rng = random.Random(2)
+    tables = [card_names(rng.sample(range(81), 12)) for _ in range(100)]
+    tables[60] = ["1RSD", *card_names(rng.sample(range(1, 81), 10)), bad]  # 1RSD is card 0
+    code, out, err = setgame("solve", "--json", stdin="".join(" ".join(t) + "\n" for t in tables))
+    assert_usage_error((code, out, err), repr(bad))
+    assert "line 61" in err
+    assert [json.loads(line)["cards"] for line in out.splitlines()] == tables[:60]
+
+
+def test_solve_counts_lines_by_newlines_only(setgame: Any) -> None:
+    code, out, err = setgame("solve", "--json", stdin="1RSD 2RSD\x0c3RSD\r\n\n1RSD XYZ\n")
+    assert code == 2 and "line 3" in err and "'XYZ'" in err
+    assert json.loads(out)["sets"] == [["1RSD", "2RSD", "3RSD"]]  # a form feed is a blank
+
+
+def test_solve_refuses_an_endless_line(setgame: Any) -> None:
+    assert_usage_error(setgame("solve", stdin="1RSD " * 20_000), "longer than")
+
+
+# --- check ----------------------------------------------------------------------
 
 
 def test_r03_check_a_set_exits_0(setgame: Any) -> None:

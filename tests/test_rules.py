@@ -1,4 +1,4 @@
-"""One test (at least) per rule of RULES.md, through the library and the engine."""
+"""One test (at least) per rule of docs/rules.md, through the library and the engine."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+from setgame.batch import find_sets_batch
 from setgame.cards import (
     ATTRIBUTE_NAMES,
     CARDS,
@@ -75,6 +76,7 @@ __all__ = [
     "describe",
     "explain",
     "find_sets",
+    "find_sets_batch",
     "format_cards",
     "full_deck",
     "has_set",

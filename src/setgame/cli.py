@@ -2,368 +2,97 @@
 
 Bad input (an unknown card, a duplicate, a wrong count, a bad option value) is
 one line on standard error naming the bad token, and exit status 2.
+
+Start-up is kept close to ``import setgame``: this module imports nothing beyond
+the rules core, and answers the hot command lines itself (``setgame``,
+``setgame --help``, ``setgame solve [--json] [CARDS]``). Every other command line
+goes to the Typer app in :mod:`setgame.commands`, whose import alone costs
+several times ``import setgame`` (Typer builds pydantic adapters for each
+parameter), and which imports Rich's tables and progress bars only where a
+command uses them.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import sys
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from collections.abc import Sequence
+from typing import NoReturn
 
-import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
+from setgame.catalog import gettext, language_from_environment
+from setgame.solving import SolveError, solve_cards, solve_stream
 
-from setgame.cards import Card, card_names, parse_cards
-from setgame.i18n import LANGUAGES, explain_text
-from setgame.server.limits import LimitError, limits_from_env
-from setgame.sets import explain, find_sets
+SUMMARY = "SET, the card game: find sets, check them, simulate games, play."
 
-app = typer.Typer(
-    name="setgame",
-    help="SET, the card game: find sets, check them, simulate games, play.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+#: One line per command for ``setgame --help``; the Typer app shows the same lines.
+COMMANDS: dict[str, str] = {
+    "solve": "Print the sets among CARDS, or among each table read from standard input.",
+    "check": "Say whether three cards form a set (exit 0) or explain why not (exit 1).",
+    "simulate": "Play whole games with nobody erring and print statistics (R17).",
+    "odds": "The probability that random cards hold no set, and the same in play (R17).",
+    "serve": "Run the multiplayer game server (web client included).",
+    "play": "Play SET in the terminal: solo, against bots, practice, or online.",
+}
 
 
-def _click_class(name: str) -> type[Exception]:
-    """One of click's exception classes as this Typer uses them (newer Typers
-    vendor their own click)."""
-    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
-
-
-class UsageFailure(_click_class("UsageError")):  # type: ignore[misc]
-    """Bad input from the command line: exit status 2 (one line from :func:`main`)."""
-
-
-def fail(message: str) -> NoReturn:
-    raise UsageFailure(message)
-
-
-@contextmanager
-def bad_input() -> Iterator[None]:
-    """Turn the library's ValueErrors (which quote the bad input) into usage failures."""
-    try:
-        yield
-    except ValueError as error:
-        fail(str(error))
-
-
-class Language(StrEnum):
-    en = "en"
-    ru = "ru"
-    pl = "pl"
-    it = "it"
-    de = "de"
-
-
-assert tuple(Language) == LANGUAGES, "the --lang choices follow setgame.i18n"
-
-
-class DeckName(StrEnum):
-    full = "full"
-    beginner = "beginner"
-
-
-# --- solve ----------------------------------------------------------------------
-
-
-@app.command()
-def solve(
-    cards: Annotated[list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per table.")] = False,
-) -> None:
-    """Print the sets among CARDS; with no cards, read tables from standard input,
-    one table a line (cards separated by spaces)."""
-    tables = [(0, cards)] if cards else _stdin_tables()
-    for number, (line, table) in enumerate(tables):
-        try:
-            parsed = parse_cards(table)
-        except ValueError as error:
-            fail(f"line {line}: {error}" if line else str(error))
-        sets = find_sets(parsed)
-        if as_json:
-            print(json.dumps({"cards": card_names(parsed), "sets": [card_names(s) for s in sets]}))
-        else:
-            if number:
-                out.print()
-            _print_sets(parsed, sets)
-
-
-def _stdin_tables() -> list[tuple[int, list[str]]]:
-    """(line number, cards) of each non-blank line of standard input."""
-    return [(n, line.split()) for n, line in enumerate(sys.stdin, 1) if line.strip()]
-
-
-def _print_sets(cards: Sequence[Card], sets: Sequence[Sequence[Card]]) -> None:
-    noun = "set" if len(sets) == 1 else "sets"
-    out.print(f"{len(sets)} {noun} among {len(cards)} cards: {' '.join(card_names(cards))}")
-    for found in sets:
-        out.print("  " + " ".join(card_names(found)))
-
-
-# --- check ----------------------------------------------------------------------
-
-
-@app.command()
-def check(
-    cards: Annotated[list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.")],
-    lang: Annotated[
-        Language, typer.Option("--lang", help="Language of the explanation.")
-    ] = Language.en,
-) -> None:
-    """Say whether three cards form a set (exit 0) or explain why not (exit 1)."""
-    if len(cards) != 3:
-        fail(f"check takes exactly three cards, got {len(cards)}: {' '.join(map(repr, cards))}")
-    with bad_input():
-        a, b, c = parse_cards(cards)
-    flaws = explain(a, b, c)
-    out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang.value)}")
-    if flaws:
-        raise typer.Exit(1)
-
-
-# --- simulate -------------------------------------------------------------------
-
-
-@app.command()
-def simulate(
-    games: Annotated[int, typer.Option("--games", min=1, help="Number of whole games.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
-    deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
-) -> None:
-    """Play whole games with nobody erring and print statistics (R17).
-
-    At each step a uniformly random set on the table is taken; cards are replaced
-    only at 12 cards with cards left; three are added when there is no set; a game
-    ends when the deck is empty and no set remains.
-    """
-    from setgame.simulate import simulate as run
-
-    started = time.perf_counter()
-    with _progress(games, "Simulating") as advance:
-        stats = run(games, seed, deck.value, progress=advance)
-    seconds = time.perf_counter() - started
-    if as_json:
-        print(json.dumps(stats.to_json(seconds)))
-        return
-    _print_simulation(stats.to_json(seconds))
-
-
-@contextmanager
-def _progress(total: int, label: str) -> Iterator[Any]:
-    """A progress bar on standard error when it is a terminal, else nothing."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.advance(task, done)
-
-
-def _print_simulation(data: dict[str, Any]) -> None:
-    table = Table(title=f"{data['games']} games", title_justify="left")
-    for heading in ("cards on table", "seen", "no set", "share with no set"):
-        table.add_column(heading, justify="right")
-    for size, count in data["tables"].items():
-        share = count["no_set"] / count["seen"]
-        table.add_row(size, str(count["seen"]), str(count["no_set"]), f"{100 * share:.2f}%")
-    out.print(table)
-    left = ", ".join(f"{size}: {n}" for size, n in data["leftover"].items())
-    out.print(f"games by cards left at the end: {left}")
-    out.print(f"sets per game: {data['sets_per_game']:.3f}")
-    out.print(f"games per second: {data['games_per_second']:.0f}")
-
-
-# --- odds -----------------------------------------------------------------------
-
-
-@app.command()
-def odds(
-    cards: Annotated[int, typer.Option("--cards", min=0, max=81, help="Cards on the table.")] = 12,
-    samples: Annotated[
-        int, typer.Option("--samples", min=1, help="Random draws for the estimate.")
-    ] = 100_000,
-    games: Annotated[
-        int, typer.Option("--games", min=1, help="Simulated games for the in-play figure.")
-    ] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-) -> None:
-    """The probability that CARDS random cards hold no set, and the same during real
-    play, beside the figures the rulebooks quote (R17)."""
-    from setgame import odds as odds_module
-    from setgame.simulate import simulate as run
-
-    exact = odds_module.exact_no_set(cards)
-    sampled = odds_module.sample_no_set(cards, samples, seed)
-    with _progress(games, "Simulating play") as advance:
-        play = odds_module.play_no_set(cards, run(games, seed, progress=advance))
-    random_cards = sampled if exact is None else odds_module.Estimate(float(exact), 0.0, 0)
-    notes = odds_module.comparison(cards, random_cards, play)
-    if as_json:
-        print(json.dumps(_odds_json(cards, exact, sampled, play, games, notes)))
-        return
-    out.print(f"Probability that {cards} cards hold no set")
-    if exact is not None:
-        out.print(f"  random cards, exact:       {_estimate_text(random_cards)}  (= {exact})")
-    out.print(f"  random cards, {samples} draws: {_estimate_text(sampled)}")
-    if play is None:
-        out.print(f"  during play ({games} games): no {cards}-card table met")
-    else:
-        out.print(f"  during play ({games} games, {play.samples} tables): {_estimate_text(play)}")
-    for figure in odds_module.figures_for(cards):
-        out.print(f"  rulebook {figure.sources}: {figure.quoted}")
-    for note in notes:
-        out.print(note)
-
-
-def _estimate_text(estimate: Any) -> str:
-    odds_against = estimate.odds_against
-    odds_text = "never" if odds_against == float("inf") else f"odds {odds_against:.1f}:1 against"
-    error = f" ± {100 * estimate.stderr:.3g}%" if estimate.stderr else ""
-    return f"{100 * estimate.probability:.4g}%{error} ({odds_text})"
-
-
-def _odds_json(
-    cards: int, exact: Any, sampled: Any, play: Any, games: int, notes: list[str]
-) -> dict[str, Any]:
-    from setgame.odds import figures_for
-
-    def pack(estimate: Any) -> dict[str, float | int] | None:
-        if estimate is None:
-            return None
-        return {"p": estimate.probability, "stderr": estimate.stderr, "n": estimate.samples}
-
-    return {
-        "cards": cards,
-        "exact": None if exact is None else {"p": float(exact), "fraction": str(exact)},
-        "sampled": pack(sampled),
-        "play": pack(play),
-        "games": games,
-        "rulebooks": [
-            {"sources": f.sources, "quoted": f.quoted, "p": f.probability}
-            for f in figures_for(cards)
-        ],
-        "notes": notes,
-    }
-
-
-# --- serve and play (implemented by the server and the terminal app) ------------
-
-
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8000,
-    db: Annotated[
-        str | None, typer.Option("--db", help="Database URL or SQLite file path.")
-    ] = None,
-    trusted_proxy: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--trusted-proxy",
-            help="Address or network of a reverse proxy whose X-Forwarded-For is believed "
-            "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
-        ),
-    ] = None,
-    create_db: Annotated[
-        bool,
-        typer.Option(
-            "--create-db",
-            help="Create the database if it does not exist (else a missing one is an error).",
-        ),
-    ] = False,
-) -> None:
-    """Run the multiplayer game server (web client included). Limits come from SETGAME_*
-    variables (docs/deploy.md); a bad one stops the server before it starts."""
-    from setgame.server import serve as run_server
-
-    try:
-        limits = limits_from_env(trusted_proxy)
-    except LimitError as exc:
-        _exit_with(f"setgame: error: {exc}", 2)
-    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
-
-
-class Mode(StrEnum):
-    solo = "solo"
-    bots = "bots"
-    practice = "practice"
-
-
-@app.command()
-def play(
-    mode: Annotated[Mode, typer.Option("--mode", help="What to play.")] = Mode.solo,
-    bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
-    level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
-    deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="Language.")] = Language.en,
-    connect: Annotated[
-        str | None, typer.Option("--connect", help="Server URL to play online.")
-    ] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
-) -> None:
-    """Play SET in the terminal: solo, against bots, practice, or online."""
-    from setgame.tui import run as run_tui
-
-    run_tui(
-        mode=mode.value,
-        bots=bots,
-        level=level,
-        deck=deck.value,
-        seed=seed,
-        lang=lang.value,
-        connect=connect,
-        name=name,
-    )
+def help_text() -> str:
+    """The top-level help, in plain text (no Rich: it is printed on the fast path)."""
+    width = max(map(len, COMMANDS))
+    lines = [
+        "Usage: setgame [OPTIONS] COMMAND [ARGS]...",
+        "",
+        f"  {SUMMARY}",
+        "",
+        "Options:",
+        "  --help  Show this message and exit.",
+        "",
+        "Commands:",
+        *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()),
+        "",
+        "Run 'setgame COMMAND --help' for the options of a command.",
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    if not args or args == ["--help"]:
+        print(help_text())
+        sys.exit(0)
+    if args[0] == "solve" and all(a == "--json" or not a.startswith("-") for a in args[1:]):
+        _solve(args[1:])
+    from setgame.commands import run
+
+    run(args)
+
+
+def _solve(args: list[str]) -> NoReturn:
+    """``setgame solve`` without Typer: the cards given, or the tables on stdin."""
+    as_json = "--json" in args
+    cards = [a for a in args if a != "--json"]
+    lang = language_from_environment()  # the words of the catalog (setgame.catalog)
     try:
-        code = app(args=args, prog_name="setgame", standalone_mode=False)
-    except typer.Exit as done:
-        sys.exit(done.exit_code)
-    except typer.Abort:
-        _exit_with("setgame: aborted", 130)
-    except _click_class("ClickException") as error:
-        message = error.format_message()  # type: ignore[attr-defined]
-        if type(error).__name__ == "NoArgsIsHelpError":  # bare `setgame`: the help
-            out.print(message, markup=False)
-            sys.exit(0)
-        _exit_with(f"setgame: error: {_one_line(message, error, args)}", 2)
-    sys.exit(code if isinstance(code, int) else 0)
+        if cards:
+            solve_cards(cards, as_json, sys.stdout, lang)
+        else:
+            solve_stream(sys.stdin, as_json, sys.stdout, lang)
+        sys.stdout.flush()
+    except SolveError as error:
+        exit_with(gettext(lang, "setgame: error: {message}", message=error), 2)
+    except BrokenPipeError:  # `setgame solve < tables | head`: the reader has had enough
+        # Point stdout at /dev/null so that the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        exit_with("setgame: aborted", 130)
+    sys.exit(0)
 
 
-def _one_line(message: str, error: Exception, args: list[str]) -> str:
-    """Typer's message on one line, with the bad value quoted when it names an option."""
-    text = " ".join(message.replace("Value error, ", "").split())
-    opts = getattr(getattr(error, "param", None), "opts", None) or []
-    for i, arg in enumerate(args):
-        name, equals, value = arg.partition("=")
-        if name in opts and (equals or i + 1 < len(args)):
-            given = value if equals else args[i + 1]
-            return text if repr(given) in text else f"{text} (got {given!r})"
-    return text
-
-
-def _exit_with(message: str, code: int) -> NoReturn:
-    err.print(message, markup=False, soft_wrap=True)
+def exit_with(message: str, code: int) -> NoReturn:
+    sys.stdout.flush()
+    print(message, file=sys.stderr)
     sys.exit(code)
 
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "SUMMARY", "help_text", "main"]

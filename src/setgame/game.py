@@ -104,7 +104,9 @@ class Settings:
             raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Not dataclasses.asdict: it deep-copies field by field, and every view sent to every
+        # player carries the settings (a third of the view's time in the load benchmark).
+        return {name: getattr(self, name) for name in _SETTING_NAMES}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -118,6 +120,9 @@ class Settings:
     def solitary(self) -> bool:
         """Solo and practice: one player, no call."""
         return self.mode != "multi"
+
+
+_SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
 
 
 # --- actions --------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """Words of the game in English, Russian, Polish, Italian and German (R01, R04).
 
-Pure data and string building: card names and the explanation of a rejected
-triple, each language using its own rulebook's words (``/work/shared/rulebooks``):
+Card names and the explanation of a rejected triple, each language using its own
+rulebook's words (``/work/shared/rulebooks``). The words themselves (attribute and
+value names, the flaw sentences and their word forms, the verdicts) are messages of
+the gettext catalog (:mod:`setgame.catalog`); only the declension of a card name
+with its number (ru, pl, it, de) stays code here, built on the catalog's words:
 
 - ``en``: RULES.md: one/two/three, red/green/purple, solid/striped/open,
   diamond/oval/squiggle.
@@ -29,16 +32,25 @@ triple, each language using its own rulebook's words (``/work/shared/rulebooks``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
 from setgame.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name
+from setgame.catalog import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    N_,
+    NP_,
+    check_language,
+    gettext,
+    pgettext,
+)
 
 if TYPE_CHECKING:
     from setgame.sets import Flaw
 
-LANGUAGES: Final = ("en", "ru", "pl", "it", "de")
-DEFAULT_LANGUAGE: Final = "en"
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "check_language"]
+
 #: Each language's name in itself, for a language picker.
 LANGUAGE_NAMES: Final[Mapping[str, str]] = {
     "en": "English",
@@ -47,13 +59,6 @@ LANGUAGE_NAMES: Final[Mapping[str, str]] = {
     "it": "Italiano",
     "de": "Deutsch",
 }
-
-
-def check_language(lang: str) -> str:
-    """``lang`` itself if it is one of :data:`LANGUAGES`, else a ``ValueError`` quoting it."""
-    if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise ValueError(f"unknown language: {lang!r} (expected one of {', '.join(LANGUAGES)})")
-    return lang
 
 
 def _check_attribute(attr: int) -> int:
@@ -68,48 +73,24 @@ def _check_value(value: int) -> int:
     return value
 
 
-# --- names of attributes and values --------------------------------------------
+# --- names of attributes and values (from the catalog) ------------------------------
 
-#: Attribute names, in attribute order, as each rulebook calls them.
-_ATTRIBUTE_NAMES: Final[Mapping[str, tuple[str, str, str, str]]] = {
-    "en": ("number", "color", "shading", "shape"),
-    "ru": ("количество", "цвет", "заполнение", "тип символов"),  # 000
-    "pl": ("liczba", "kolor", "cieniowanie", "kształt"),  # 001
-    "it": ("numero", "colore", "riempimento", "simbolo"),  # 003
-    "de": ("Anzahl", "Farbe", "Schattierung", "Form"),  # 004
-}
+#: Attribute names, in attribute order; each rulebook's word is in its catalog
+#: (ru 000, pl 001, it 003, de 004).
+_ATTRIBUTE_NAMES: Final = (N_("number"), N_("color"), N_("shading"), N_("shape"))
 
 _Words = tuple[str, str, str]
 
 #: Value names in their dictionary form (numeral, masculine singular adjective,
-#: shape in the singular), per attribute, in value order.
-_VALUE_NAMES: Final[Mapping[str, tuple[_Words, _Words, _Words, _Words]]] = {
-    "en": VALUE_NAMES,
-    "ru": (
-        ("один", "два", "три"),
-        ("красный", "зелёный", "фиолетовый"),
-        ("закрашенный", "заштрихованный", "пустой"),
-        ("ромб", "овал", "волна"),
-    ),
-    "pl": (
-        ("jeden", "dwa", "trzy"),
-        ("czerwony", "zielony", "fioletowy"),
-        ("wypełniony", "zacieniony", "obrysowany"),
-        ("romb", "owal", "wężyk"),
-    ),
-    "it": (
-        ("uno", "due", "tre"),
-        ("rosso", "verde", "violetto"),
-        ("pieno", "brizzolato", "vuoto"),
-        ("diamante", "ovale", "onda"),
-    ),
-    "de": (
-        ("eins", "zwei", "drei"),
-        ("rot", "grün", "lila"),
-        ("ausgefüllt", "schattiert", "umrandet"),
-        ("Raute", "Oval", "Schnörkel"),
-    ),
-}
+#: shape in the singular), per attribute, in value order; the catalog translates
+#: them, and the card names below decline them in code.
+_VALUE_NAMES: Final[tuple[_Words, _Words, _Words, _Words]] = (
+    (N_("one"), N_("two"), N_("three")),
+    (N_("red"), N_("green"), N_("purple")),
+    (N_("solid"), N_("striped"), N_("open")),
+    (N_("diamond"), N_("oval"), N_("squiggle")),
+)
+assert _VALUE_NAMES == VALUE_NAMES, "the catalog's value ids are the cards' English names"
 
 #: Russian adjectives: masculine and feminine singular, nominative and genitive plural.
 _RU_ADJECTIVES: Final[Mapping[str, tuple[str, str, str, str]]] = {
@@ -127,7 +108,6 @@ _RU_SHAPES: Final = (
     ("волна", "волны", "волнами", True),
 )
 _RU_NUMERALS: Final = (("один", "одна"), ("два", "две"), ("три", "три"))
-_RU_WITH_SYMBOLS: Final = ("с одним символом", "с двумя символами", "с тремя символами")
 
 #: Polish adjectives: masculine singular, plural (non-virile), feminine singular.
 _PL_ADJECTIVES: Final[Mapping[str, _Words]] = {
@@ -140,7 +120,6 @@ _PL_ADJECTIVES: Final[Mapping[str, _Words]] = {
 }
 #: Polish shapes (all masculine): singular, plural.
 _PL_SHAPES: Final = (("romb", "romby"), ("owal", "owale"), ("wężyk", "wężyki"))
-_PL_SYMBOLS: Final = ("jeden symbol", "dwa symbole", "trzy symbole")
 
 #: Italian adjectives: masculine and feminine singular, masculine and feminine plural.
 _IT_ADJECTIVES: Final[Mapping[str, tuple[str, str, str, str]]] = {
@@ -157,28 +136,15 @@ _IT_SHAPES: Final = (
     ("ovale", "ovali", False),
     ("onda", "onde", True),
 )
-_IT_SYMBOLS: Final = ("un simbolo", "due simboli", "tre simboli")
 
-#: German adjective stems ("lila" takes no ending).
-_DE_ADJECTIVES: Final[Mapping[str, str]] = {
-    "red": "rot",
-    "green": "grün",
-    "purple": "lila",
-    "solid": "ausgefüllt",
-    "striped": "schattiert",
-    "open": "umrandet",
-}
 #: German shapes: singular, plural, gender (m, f, n).
 _DE_SHAPES: Final = (
     ("Raute", "Rauten", "f"),
     ("Oval", "Ovale", "n"),
     ("Schnörkel", "Schnörkel", "m"),
 )
-_DE_SYMBOLS: Final = ("ein Symbol", "zwei Symbole", "drei Symbole")
 #: Ending of an adjective after "ein"/"eine" (nominative), by gender; plural without article.
 _DE_ENDINGS: Final[Mapping[str, str]] = {"m": "er", "f": "e", "n": "es", "pl": "e"}
-
-_EN_SYMBOLS: Final = ("one symbol", "two symbols", "three symbols")
 
 
 def _key(attr: int, value: int) -> str:
@@ -191,7 +157,7 @@ def attribute_name(attr: int, lang: str = "en") -> str:
     >>> attribute_name(2, "de")
     'Schattierung'
     """
-    return _ATTRIBUTE_NAMES[check_language(lang)][_check_attribute(attr)]
+    return gettext(lang, _ATTRIBUTE_NAMES[_check_attribute(attr)])
 
 
 def value_name(attr: int, value: int, lang: str = "en") -> str:
@@ -201,8 +167,7 @@ def value_name(attr: int, value: int, lang: str = "en") -> str:
     >>> value_name(3, 2, "it"), value_name(1, 2, "de"), value_name(2, 2, "ru")
     ('onda', 'lila', 'пустой')
     """
-    lang = check_language(lang)
-    return _VALUE_NAMES[lang][_check_attribute(attr)][_check_value(value)]
+    return gettext(lang, _VALUE_NAMES[_check_attribute(attr)][_check_value(value)])
 
 
 # --- a card in words -------------------------------------------------------------
@@ -230,7 +195,7 @@ def _label_pl(n: int, c: int, s: int, h: int) -> str:
     # jeden + singular; dwa/trzy + nominative plural (every shape is masculine).
     form = 0 if n == 0 else 1
     color, shading = _PL_ADJECTIVES[_key(1, c)][form], _PL_ADJECTIVES[_key(2, s)][form]
-    return f"{_VALUE_NAMES['pl'][0][n]} {color} {shading} {_PL_SHAPES[h][form]}"
+    return f"{value_name(0, n, 'pl')} {color} {shading} {_PL_SHAPES[h][form]}"
 
 
 def _label_it(n: int, c: int, s: int, h: int) -> str:
@@ -240,11 +205,11 @@ def _label_it(n: int, c: int, s: int, h: int) -> str:
     if n == 0:
         article = ("un'" if singular[0] in "aeiou" else "una ") if feminine else "un "
         return f"{article}{singular} {color} {shading}"
-    return f"{_VALUE_NAMES['it'][0][n]} {plural} {color} {shading}"
+    return f"{value_name(0, n, 'it')} {plural} {color} {shading}"
 
 
-def _de_adjective(key: str, gender: str) -> str:
-    stem = _DE_ADJECTIVES[key]
+def _de_adjective(attr: int, value: int, gender: str) -> str:
+    stem = value_name(attr, value, "de")  # the catalog's word is the stem
     return stem if stem == "lila" else stem + _DE_ENDINGS[gender]
 
 
@@ -252,10 +217,10 @@ def _label_de(n: int, c: int, s: int, h: int) -> str:
     singular, plural, gender = _DE_SHAPES[h]
     if n == 0:
         article = "eine" if gender == "f" else "ein"
-        color, shading = _de_adjective(_key(1, c), gender), _de_adjective(_key(2, s), gender)
+        color, shading = _de_adjective(1, c, gender), _de_adjective(2, s, gender)
         return f"{article} {color} {shading} {singular}"
-    color, shading = _de_adjective(_key(1, c), "pl"), _de_adjective(_key(2, s), "pl")
-    return f"{_VALUE_NAMES['de'][0][n]} {color} {shading} {plural}"
+    color, shading = _de_adjective(1, c, "pl"), _de_adjective(2, s, "pl")
+    return f"{value_name(0, n, 'de')} {color} {shading} {plural}"
 
 
 _LABELS: Final[Mapping[str, Callable[[int, int, int, int], str]]] = {
@@ -281,67 +246,40 @@ def card_label(card: Card, lang: str = "en") -> str:
 # --- why three cards are no set (R04) ----------------------------------------------
 
 
-def _flaw_en(attr: int, common: int, odd: int) -> str:
-    if attr == 0:
-        return f"two have {_EN_SYMBOLS[common]}, one has {_EN_SYMBOLS[odd]}"
-    first, second = VALUE_NAMES[attr][common], VALUE_NAMES[attr][odd]
-    if attr == 3:
-        article = "an" if second[0] in "aeiou" else "a"
-        return f"two are {first}s, one is {article} {second}"
-    return f"two are {first}, one is {second}"
-
-
-def _flaw_ru(attr: int, common: int, odd: int) -> str:
-    # "две карты красные, а одна зелёная", "две карты с волнами, а одна с овалами" (000)
-    if attr == 0:
-        first, second = _RU_WITH_SYMBOLS[common], _RU_WITH_SYMBOLS[odd]
-    elif attr == 3:
-        first, second = f"с {_RU_SHAPES[common][2]}", f"с {_RU_SHAPES[odd][2]}"
-    else:
-        first = _RU_ADJECTIVES[_key(attr, common)][2]
-        second = _RU_ADJECTIVES[_key(attr, odd)][1]
-    return f"две карты {first}, а одна {second}"
-
-
-def _flaw_pl(attr: int, common: int, odd: int) -> str:
-    # "jeśli 2 są czerwone, a 1 jest fioletowa" (001); karta is feminine
-    if attr == 0:
-        return f"dwie mają {_PL_SYMBOLS[common]}, a jedna ma {_PL_SYMBOLS[odd]}"
-    if attr == 3:
-        return f"dwie mają {_PL_SHAPES[common][1]}, a jedna ma {_PL_SHAPES[odd][1]}"
-    first, second = _PL_ADJECTIVES[_key(attr, common)][1], _PL_ADJECTIVES[_key(attr, odd)][2]
-    return f"dwie są {first}, a jedna jest {second}"
-
-
-def _flaw_it(attr: int, common: int, odd: int) -> str:
-    # "due sono rosse e una è verde" (003); carta is feminine
-    if attr == 0:
-        return f"due hanno {_IT_SYMBOLS[common]} e una ha {_IT_SYMBOLS[odd]}"
-    if attr == 3:
-        first, second = _IT_SHAPES[common][0], _IT_SHAPES[odd][0]
-        return f"due hanno il simbolo {first} e una ha il simbolo {second}"
-    first, second = _IT_ADJECTIVES[_key(attr, common)][3], _IT_ADJECTIVES[_key(attr, odd)][1]
-    return f"due sono {first} e una è {second}"
-
-
-def _flaw_de(attr: int, common: int, odd: int) -> str:
-    # "wenn 2 Karten rot sind und 1 Karte lila ist" (004); Karte is feminine
-    if attr == 0:
-        return f"zwei haben {_DE_SYMBOLS[common]}, eine hat {_DE_SYMBOLS[odd]}"
-    if attr == 3:
-        first, second = _DE_SHAPES[common][0], _DE_SHAPES[odd][0]
-        return f"zwei haben die Form {first}, eine hat die Form {second}"
-    first, second = _DE_ADJECTIVES[_key(attr, common)], _DE_ADJECTIVES[_key(attr, odd)]
-    return f"zwei sind {first}, eine ist {second}"
-
-
-_FLAWS: Final[Mapping[str, Callable[[int, int, int], str]]] = {
-    "en": _flaw_en,
-    "ru": _flaw_ru,
-    "pl": _flaw_pl,
-    "it": _flaw_it,
-    "de": _flaw_de,
-}
+#: What two cards of a flaw share, and what the third has, as the catalog says it in
+#: the sentence frames below (Russian: "две карты с волнами, а одна с овалами", 000).
+_FLAW_WORDS: Final = (
+    (
+        (NP_("flaw: two cards", "one symbol"), NP_("flaw: one card", "one symbol")),
+        (NP_("flaw: two cards", "two symbols"), NP_("flaw: one card", "two symbols")),
+        (
+            NP_("flaw: two cards", "three symbols"),
+            NP_("flaw: one card", "three symbols"),
+        ),
+    ),
+    (
+        (NP_("flaw: two cards", "red"), NP_("flaw: one card", "red")),
+        (NP_("flaw: two cards", "green"), NP_("flaw: one card", "green")),
+        (NP_("flaw: two cards", "purple"), NP_("flaw: one card", "purple")),
+    ),
+    (
+        (NP_("flaw: two cards", "solid"), NP_("flaw: one card", "solid")),
+        (NP_("flaw: two cards", "striped"), NP_("flaw: one card", "striped")),
+        (NP_("flaw: two cards", "open"), NP_("flaw: one card", "open")),
+    ),
+    (
+        (NP_("flaw: two cards", "diamonds"), NP_("flaw: one card", "a diamond")),
+        (NP_("flaw: two cards", "ovals"), NP_("flaw: one card", "an oval")),
+        (NP_("flaw: two cards", "squiggles"), NP_("flaw: one card", "a squiggle")),
+    ),
+)
+#: The sentence of a flaw, per attribute (each language words shapes its own way).
+_FLAW_FRAMES: Final = (
+    NP_("flaw: number", "two have {common}, one has {odd}"),
+    NP_("flaw: color", "two are {common}, one is {odd}"),
+    NP_("flaw: shading", "two are {common}, one is {odd}"),
+    NP_("flaw: shape", "two are {common}, one is {odd}"),
+)
 
 
 def flaw_text(flaw: Flaw, lang: str = "en") -> str:
@@ -356,30 +294,20 @@ def flaw_text(flaw: Flaw, lang: str = "en") -> str:
     common, odd = _check_value(flaw.common), _check_value(flaw.odd)
     if common == odd:
         raise ValueError(f"a flaw needs two different values, got {flaw!r}")
-    return _FLAWS[lang](attr, common, odd)
+    two, one = _FLAW_WORDS[attr][common][0], _FLAW_WORDS[attr][odd][1]
+    frame = _FLAW_FRAMES[attr]
+    return pgettext(lang, *frame, common=pgettext(lang, *two), odd=pgettext(lang, *one))
 
 
 # --- whole verdicts and game messages ------------------------------------------------
 
-_IS_SET: Final[Mapping[str, str]] = {
-    "en": "That is a set.",
-    "ru": "Это сет.",
-    "pl": "To jest SET.",
-    "it": "È un SET.",
-    "de": "Das ist ein SET.",
-}
-_NOT_A_SET: Final[Mapping[str, str]] = {
-    "en": "Not a set",
-    "ru": "Это не сет",
-    "pl": "To nie jest SET",
-    "it": "Non è un SET",
-    "de": "Kein SET",
-}
+_IS_SET: Final = N_("That is a set.")
+_NOT_A_SET: Final = N_("Not a set: {flaws}.")
 
 
 def is_set_text(lang: str = "en") -> str:
     """The verdict on three cards that form a set: "That is a set."."""
-    return _IS_SET[check_language(lang)]
+    return gettext(lang, _IS_SET)
 
 
 def explain_text(flaws: Iterable[Flaw], lang: str = "en") -> str:
@@ -395,67 +323,39 @@ def explain_text(flaws: Iterable[Flaw], lang: str = "en") -> str:
     texts = [flaw_text(flaw, lang) for flaw in flaws]
     if not texts:
         return is_set_text(lang)
-    return f"{_NOT_A_SET[lang]}: {'; '.join(texts)}."
+    return gettext(lang, _NOT_A_SET, flaws="; ".join(texts))
 
 
 #: Short game messages others may reuse: ``WORDS[lang][key]``.
 #: set: a set (the noun); not_a_set: the verdict; no_set: the declaration that the
 #: table holds no set (R11); call: what a player calls (R08); deck, score, round
 #: (R12), match (R14), winner: labels.
-WORDS: Final[Mapping[str, Mapping[str, str]]] = {
-    "en": {
-        "set": "Set",
-        "not_a_set": "Not a set",
-        "no_set": "No set",
-        "call": "SET!",
-        "deck": "Deck",
-        "score": "Score",
-        "round": "Round",
-        "match": "Match",
-        "winner": "Winner",
-    },
-    "ru": {
-        "set": "Сет",
-        "not_a_set": "Это не сет",
-        "no_set": "Сета нет",
-        "call": "Сет!",
-        "deck": "Колода",
-        "score": "Очки",
-        "round": "Раунд",
-        "match": "Партия",
-        "winner": "Победитель",
-    },
-    "pl": {
-        "set": "SET",
-        "not_a_set": "To nie jest SET",
-        "no_set": "Nie ma SETa",
-        "call": "SET!",
-        "deck": "Talia",
-        "score": "Punkty",
-        "round": "Runda",
-        "match": "Partia",
-        "winner": "Zwycięzca",
-    },
-    "it": {
-        "set": "SET",
-        "not_a_set": "Non è un SET",
-        "no_set": "Nessun SET",
-        "call": "SET!",
-        "deck": "Mazzo",
-        "score": "Punti",
-        "round": "Mano",
-        "match": "Partita",
-        "winner": "Vincitore",
-    },
-    "de": {
-        "set": "SET",
-        "not_a_set": "Kein SET",
-        "no_set": "Kein SET da",
-        "call": "SET!",
-        "deck": "Stapel",
-        "score": "Punkte",
-        "round": "Runde",
-        "match": "Partie",
-        "winner": "Gewinner",
-    },
+_WORD_IDS: Final[Mapping[str, str]] = {
+    "set": N_("Set"),
+    "not_a_set": N_("Not a set"),
+    "no_set": N_("No set"),
+    "call": N_("SET!"),
+    "deck": N_("Deck"),
+    "score": N_("Score"),
+    "round": N_("Round"),
+    "match": N_("Match"),
+    "winner": N_("Winner"),
 }
+
+
+class _WordTable(Mapping[str, Mapping[str, str]]):
+    """``WORDS[lang][key]``, read from the catalog when asked."""
+
+    def __getitem__(self, lang: str) -> Mapping[str, str]:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        return {key: gettext(lang, msgid) for key, msgid in _WORD_IDS.items()}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+WORDS: Final[Mapping[str, Mapping[str, str]]] = _WordTable()

@@ -29,6 +29,7 @@ from typing import Final
 
 import numpy as np
 
+from setgame.catalog import format_number, format_percent, gettext, ngettext
 from setgame.sets import THIRD
 from setgame.simulate import LINES, SimulationStats
 
@@ -184,48 +185,81 @@ def figures_for(k: int) -> list[RulebookFigure]:
     return [f for f in RULEBOOK if f.cards == k]
 
 
-def comparison(k: int, random_cards: Estimate, play: Estimate | None) -> list[str]:
-    """Sentences saying how the rulebooks' figures about k cards compare with ours."""
-    lines = []
-    for figure in figures_for(k):
-        lines.append(_compare_one(figure, random_cards))
+def comparison(
+    k: int, random_cards: Estimate, play: Estimate | None, lang: str = "en"
+) -> list[str]:
+    """Sentences in ``lang`` saying how the rulebooks' figures about k cards compare with ours
+    (the rulebooks' own words stay quoted as printed)."""
+    lines = [_compare_one(figure, random_cards, lang) for figure in figures_for(k)]
     if play is not None and random_cards.probability > 0:
         ratio = play.probability / random_cards.probability
-        why = "taking sets out leaves tables poorer in sets"
         if lines:
-            why += (
-                ", so the rulebooks' figures, made for random cards, understate how "
-                "often play needs more cards"
+            why = gettext(
+                lang,
+                "taking sets out leaves tables poorer in sets, so the rulebooks' figures, "
+                "made for random cards, understate how often play needs more cards",
             )
+        else:
+            why = gettext(lang, "taking sets out leaves tables poorer in sets")
         lines.append(
-            f"During play a {k}-card table holds no set {ratio:.1f} times as often as "
-            f"{k} random cards ({_percent(play.probability)} against "
-            f"{_percent(random_cards.probability)}): {why}."
+            ngettext(
+                lang,
+                "During play a {n}-card table holds no set {ratio} times as often as "
+                "{n} random card ({play} against {random}): {why}.",
+                "During play a {n}-card table holds no set {ratio} times as often as "
+                "{n} random cards ({play} against {random}): {why}.",
+                k,
+                ratio=format_number(lang, ratio, 1),
+                play=format_percent(lang, play.probability),
+                random=format_percent(lang, random_cards.probability),
+                why=why,
+            )
         )
     return lines
 
 
-def _compare_one(figure: RulebookFigure, ours: Estimate) -> str:
-    says = "rulebooks {} say" if "," in figure.sources else "rulebook {} says"
-    quoted = f"{says.format(figure.sources)} {figure.quoted!r}"
+def _compare_one(figure: RulebookFigure, ours: Estimate, lang: str) -> str:
+    fields = {"sources": figure.sources, "quoted": repr(figure.quoted)}
+    if "," in figure.sources:
+        quoted = gettext(lang, "rulebooks {sources} say {quoted}", **fields)
+    else:
+        quoted = gettext(lang, "rulebook {sources} says {quoted}", **fields)
     if figure.probability == 0:
-        verdict = "true: no 21 cards are free of sets (the largest set-free collection has 20)"
-        return f"{quoted}: {verdict}."
-    implied = f"that is {_percent(figure.probability)} for no set"
+        return gettext(
+            lang,
+            "{quoted}: true: no 21 cards are free of sets "
+            "(the largest set-free collection has 20).",
+            quoted=quoted,
+        )
     diff = ours.probability - figure.probability
     rounded = round(ours.probability, 2) == figure.probability  # "3%": one digit
     close = rounded or abs(diff) <= max(2 * ours.stderr, 0.05 * figure.probability)
-    measured = f"{_percent(ours.probability)} ({_odds(ours)})"
+    words = {
+        "quoted": quoted,
+        "implied": format_percent(lang, figure.probability),
+        "measured": format_percent(lang, ours.probability),
+        "odds": odds_text(ours, lang),
+    }
     if close:
-        return f"{quoted}, {implied}: it matches {measured}."
-    side = "lower" if diff > 0 else "higher"
-    return f"{quoted}, {implied}: a little {side} than {measured}."
+        return gettext(
+            lang, "{quoted}, that is {implied} for no set: it matches {measured} ({odds}).", **words
+        )
+    if diff > 0:
+        return gettext(
+            lang,
+            "{quoted}, that is {implied} for no set: a little lower than {measured} ({odds}).",
+            **words,
+        )
+    return gettext(
+        lang,
+        "{quoted}, that is {implied} for no set: a little higher than {measured} ({odds}).",
+        **words,
+    )
 
 
-def _percent(p: float) -> str:
-    return f"{100 * p:.3g}%"
-
-
-def _odds(estimate: Estimate) -> str:
+def odds_text(estimate: Estimate, lang: str = "en") -> str:
+    """The odds that k cards hold a set, in ``lang``: "33:1 that they hold a set"."""
     odds = estimate.odds_against
-    return "never" if math.isinf(odds) else f"{odds:.0f}:1 that they hold a set"
+    if math.isinf(odds):
+        return gettext(lang, "never")
+    return gettext(lang, "{odds}:1 that they hold a set", odds=format_number(lang, odds, 0))

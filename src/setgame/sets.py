@@ -83,7 +83,10 @@ def _as_bytes(cards: Sequence[Card]) -> bytes:
     return packed
 
 
-def _sets_packed(cards: Sequence[Card], packed: bytes) -> list[Triple]:
+def _hits(cards: Sequence[Card], packed: bytes) -> tuple[int, bytes]:
+    """The pair matrix of a table of at most 45 cards: an int with the high bit of
+    byte i * n + j set when the pair (i, j) completes to a card after j, and the
+    coded thirds (82 + the third card's position, or a card not on the table)."""
     n = len(packed)
     rows = itemgetter(*cards)(ROWS) if n > 1 else ()
     # thirds[i * n + j] codes where third(cards[i], cards[j]) lies: 82 + its position,
@@ -91,7 +94,12 @@ def _sets_packed(cards: Sequence[Card], packed: bytes) -> list[Triple]:
     thirds = b"".join(map(packed.translate, rows)).translate(bytes.maketrans(packed, _CODES[:n]))
     high, least = _limits(n)
     # Bytewise "thirds >= least" for all pairs at once; no byte borrows from the next.
-    hits = ((int.from_bytes(thirds, "little") | high) - least) & high
+    return ((int.from_bytes(thirds, "little") | high) - least) & high, thirds
+
+
+def _sets_packed(cards: Sequence[Card], packed: bytes) -> list[Triple]:
+    n = len(packed)
+    hits, thirds = _hits(cards, packed)
     found = []
     while hits:
         low = hits & -hits
@@ -138,13 +146,28 @@ def find_sets(cards: Iterable[Card]) -> list[Triple]:
 
 
 def has_set(cards: Iterable[Card]) -> bool:
-    """Whether any set lies among ``cards``."""
-    return next(iter_sets(list(cards)), None) is not None
+    """Whether any set lies among ``cards``.
+
+    It stops at the first card that is in a set: per card, two C-level calls
+    find the thirds it makes with every card and whether any of them is on the
+    table (no positions are needed to know that one is).
+    """
+    packed = _as_bytes(list(cards))
+    for card in packed:
+        thirds = packed.translate(ROWS[card])  # an equal card maps to 81: never on the table
+        if len(thirds.translate(None, packed)) < len(thirds):
+            return True
+    return False
 
 
 def count_sets(cards: Iterable[Card]) -> int:
-    """How many sets lie among ``cards``."""
-    return sum(1 for _ in iter_sets(list(cards)))
+    """How many sets lie among ``cards`` (the length of :func:`find_sets`), counted
+    from the pair matrix's bits without building the sets."""
+    cards = list(cards)
+    packed = _as_bytes(cards)
+    if len(cards) <= _MAX_PACKED:
+        return _hits(cards, packed)[0].bit_count()
+    return sum(1 for _ in _sets_looped(cards))
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,3 +81,33 @@ def test_colorblind_cards_carry_color_letters(live_server: str, new_page: Any) -
     colors = {card["stroke"] for card in cards.values()}
     assert len(colors) == 3
     assert colors != {card["stroke"] for card in normal.values()}  # a palette of its own
+
+
+CLEAR_OF_SYMBOLS = """async (codes) => {
+  const { cardSVG, ensureDefs, labelMarks } = await import("/static/js/cards.js");
+  document.documentElement.classList.add("cb");
+  ensureDefs();
+  const touching = [];
+  for (const code of codes) {
+    const svg = cardSVG(code);
+    svg.setAttribute("width", "200");
+    document.body.append(svg);
+    labelMarks(svg, { R: "К", G: "З", P: "Ф" });  // the widest letters of the five languages
+    const mark = svg.querySelector("text.cbmark").getBoundingClientRect();
+    for (const path of svg.querySelectorAll("path.sym")) {
+      const sym = path.getBoundingClientRect();
+      const apart = mark.right <= sym.left || sym.right <= mark.left
+        || mark.bottom <= sym.top || sym.bottom <= mark.top;
+      if (!apart) touching.push(code);
+    }
+    svg.remove();
+  }
+  return touching;
+}"""
+
+
+def test_colorblind_letter_stays_clear_of_the_symbols(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/rules")
+    codes = [card_name(c) for c in CARDS if card_name(c).startswith("3")]
+    assert page.evaluate(CLEAR_OF_SYMBOLS, codes) == []

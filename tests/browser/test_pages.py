@@ -3,7 +3,6 @@ the room page's weight."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.browserkit import a_set, create_room, join, phase, pick, start, table
-from setgame import parse_card
+from setgame import catalog, parse_card
 from setgame.i18n import LANGUAGES, card_label
 
 pytestmark = pytest.mark.browser
@@ -22,25 +21,10 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "setgame" / "web"
 PAGE_WEIGHT_LIMIT = 150 * 1024
 
 
-def strings(lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((WEB / "static" / "i18n" / f"{lang}.json").read_text())
-    return data
-
-
-def test_every_language_has_every_string() -> None:
-    english = set(strings("en"))
-    for lang in LANGUAGES:
-        words = strings(lang)
-        assert set(words) == english, lang
-        assert all(isinstance(v, str) and v.strip() for v in words.values()), lang
-    used = set()
-    for path in (WEB / "static" / "js").glob("*.js"):
-        used |= set(re.findall(r'\bt\("([\w.]+)"', path.read_text()))
-    for path in (WEB / "pages").glob("*.html"):
-        used |= set(
-            re.findall(r'data-i18n(?:-title|-placeholder|-label)?="([\w.]+)"', path.read_text())
-        )
-    assert used - english == set()
+def strings(lang: str) -> dict[str, Any]:
+    """The web client's messages in ``lang``, as the server serves them (``/i18n/<lang>.json``)."""
+    messages: dict[str, Any] = catalog.web_messages(lang)["messages"]  # type: ignore[assignment]
+    return messages
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -112,6 +96,39 @@ def test_home_form_creates_a_room_with_every_setting(live_server: str, new_page:
     expect(page.locator("[data-player] .badge.bot")).to_have_count(2)
 
 
+@pytest.mark.parametrize(
+    ("lang", "penalties", "seconds"),
+    [
+        ("en", ["1 penalty", "2 penalties", "5 penalties"], "5.0 s"),
+        ("ru", ["1 штраф", "2 штрафа", "5 штрафов"], "5,0 с"),
+        ("pl", ["1 kara", "2 kary", "5 kar"], "5,0 s"),
+        ("de", ["1 Strafe", "2 Strafen", "5 Strafen"], "5,0 s"),
+    ],
+)
+def test_plural_forms_and_numbers_in_the_browser(
+    live_server: str, new_page: Any, lang: str, penalties: list[str], seconds: str
+) -> None:
+    """The page picks a gettext form with Intl.PluralRules and writes numbers with
+    Intl.NumberFormat, from the catalog the server serves."""
+    page = new_page()
+    page.goto(f"{live_server}/?lang={lang}")
+    expect(page.locator("[data-action=create]")).to_have_text(strings(lang)["home.create"])
+    said = page.evaluate(
+        """async () => {
+          const { fmt, t, tn } = await import("/static/js/common.js");
+          const forms = [1, 2, 5].map((n) => tn("res.penalties.one", "res.penalties.other", n));
+          return { forms, seconds: t("unit.seconds", { n: fmt(5, 1) }) };
+        }"""
+    )
+    assert said == {"forms": penalties, "seconds": seconds}
+    page.select_option("select[name=mode]", "multi")
+    lift = page.locator("select[name=lockout_lift]")
+    page.select_option("select[name=penalty]", "point")
+    expect(lift).to_be_hidden()  # the lockout choice shows only with a lockout penalty
+    page.select_option("select[name=penalty]", "lockout")
+    expect(lift).to_be_visible()
+
+
 def test_home_lists_public_rooms_to_join_or_watch(live_server: str, new_page: Any) -> None:
     url = create_room(live_server, public=True)
     room = url.rsplit("/", 1)[1]
@@ -149,10 +166,10 @@ def test_solo_game_to_the_end_then_its_replay(live_server: str, new_page: Any) -
     page.wait_for_url(re.compile(r"/replay/"))
     expect(page.locator("#stepno")).to_contain_text("1 /")
     assert page.locator("[data-card]").count() == 0  # replays use data-code
-    expect(page.locator("#rtable [data-code]")).to_have_count(0)  # step 1: Sol joins
+    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 1: the deal
+    expect(page.locator("#revents")).to_contain_text("Sol")  # with Sol's seat before it
     page.click("[data-step=next]")
     expect(page.locator("#stepno")).to_contain_text("2 /")
-    expect(page.locator("#rtable [data-code]")).to_have_count(12)  # step 2: the deal
     page.click("[data-step=last]")
     total = (page.text_content("#stepno") or "").split("/")[1].strip()
     expect(page.locator("#stepno")).to_have_text(f"{total} / {total}")
@@ -199,3 +216,12 @@ def test_room_page_weighs_under_150_kb(live_server: str, new_page: Any) -> None:
     total = sum(sizes.values())
     print(f"room page weight: {total} bytes in {len(sizes)} files")
     assert total < PAGE_WEIGHT_LIMIT, sorted(sizes.items(), key=lambda kv: -kv[1])
+
+
+def test_bots_are_named_in_the_page_language(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False, bots=1)
+    page = new_page()
+    page.context.add_cookies([{"name": "lang", "value": "ru", "url": live_server}])
+    page.goto(url)
+    bot = page.locator('[data-player="Bot 1"]')  # the hook keeps the server's name
+    expect(bot.locator(".name")).to_have_text("Бот 1")

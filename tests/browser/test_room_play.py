@@ -224,3 +224,34 @@ def play_round(pages: list[Any], names: list[str], taken: dict[str, int]) -> Non
         for other in pages:
             wait_gone(other, found[0])
         turn += 1
+
+
+def test_fair_call_wait_and_missed_set_in_the_page_language(
+    live_server: str, new_page: Any
+) -> None:
+    """A refused call during the fair-call cooldown gives the seconds left (Russian
+    decimals), and cards dealt after a "no set" vote name the set that was missed."""
+    from setgame.game import Settings
+
+    if "lockout_lift" not in Settings.__dataclass_fields__:
+        pytest.skip("the engine's fair call and missed set are not merged yet")
+    url = create_room(live_server, public=False, penalty="point", no_set="vote")
+    ann, _bob = pages = players(new_page, 2)
+    for page in pages:
+        page.context.add_cookies([{"name": "lang", "value": "ru", "url": live_server}])
+    seat(pages, url, ["Ann", "Bob"])
+    start(ann)
+    found = ensure_set(pages)
+    for page in pages:
+        page.click("[data-action=no-set]")
+    for page in pages:  # a set was on the table: the log names it once the cards come
+        expect(page.locator("#log")).to_contain_text("На столе был сет")
+    assert found  # the set that was missed is on the table still, with three cards more
+    call(ann, "Ann")
+    pick(ann, not_a_set(table(ann)))
+    expect(ann.locator("main")).to_have_attribute("data-holder", "")
+    expect(ann.locator("#log")).to_contain_text(
+        re.compile(r"снова объявляет через \d+,\d с", re.IGNORECASE)
+    )
+    ann.click("[data-action=call-set]")
+    expect(ann.locator("#banner")).to_contain_text(re.compile(r"Снова можно через \d+,\d с"))

@@ -178,7 +178,7 @@ async def test_unknown_room_and_game(http: httpx.AsyncClient) -> None:
 
 
 async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
-    from setgame.i18n import LANGUAGES, card_label, flaw_text
+    from setgame.i18n import LANGUAGES, attribute_name, card_label, flaw_text, value_name
     from setgame.sets import Flaw
 
     for lang in LANGUAGES:
@@ -188,8 +188,28 @@ async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
         assert len(words["flaws"]) == 4 * 3 * 2
         assert words["flaws"]["1:0:1"] == flaw_text(Flaw(1, 0, 1), lang)
         assert [a["name"] for a in words["attributes"]] == ["number", "color", "shading", "shape"]
+        color = words["attributes"][1]
+        assert color["letters"] == ["R", "G", "P"]  # the deck setting's "color=R" (R16)
+        assert color["label"] == attribute_name(1, lang)
+        assert color["words"] == [value_name(1, v, lang) for v in range(3)]
     response = await http.get("/api/words/xx")
     assert response.status_code == 404 and "'xx'" in response.json()["message"]
+
+
+async def test_ui_strings_are_served_from_the_catalog(http: httpx.AsyncClient) -> None:
+    from setgame import catalog
+
+    for lang in catalog.LANGUAGES:
+        response = await http.get(f"/i18n/{lang}.json")
+        assert response.status_code == 200 and response.headers["content-language"] == lang
+        assert "max-age" in response.headers["cache-control"]
+        body = response.json()
+        assert body == catalog.web_messages(lang)
+        assert body["messages"]["room.call"] and len(body["messages"]["res.sets.one"]) >= 2
+    for bad in ("xx.json", "en.js", "en", "ru.json.json", ".json", "e" * 5000):
+        response = await http.get(f"/i18n/{bad}")
+        assert response.status_code == 404, bad
+        assert response.json()["code"] == "no_language", bad
 
 
 async def test_schema_in_docs_is_current(http: httpx.AsyncClient) -> None:
@@ -532,6 +552,26 @@ async def test_room_creation_is_rate_limited_per_address(server_factory: Any) ->
     assert replies[-1].json()["code"] == "rate_limited"
 
 
+async def test_room_creation_limits_come_from_the_environment(tmp_path: Path) -> None:
+    from setgame.server import create_app
+    from setgame.server.limits import LimitError, Limits
+
+    limits = Limits.from_env({"SETGAME_ROOMS_BURST": "3", "SETGAME_ROOMS_PER_MINUTE": "0.5"})
+    assert (limits.rooms_burst, limits.rooms_per_minute) == (3, 0.5)
+    with pytest.raises(LimitError, match="'many'"):
+        Limits.from_env({"SETGAME_ROOMS_BURST": "many"})
+    with pytest.raises(LimitError, match="'0'"):
+        Limits.from_env({"SETGAME_ROOMS_BURST": "0"})
+    app = create_app(tmp_path / "l.db", create_db=True, limits=limits)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        statuses = [(await client.post("/api/rooms", content=b"")).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+
+
 async def test_a_crowded_room_refuses_more_spectators(http: Any, live_server: Any) -> None:
     from setgame.server.limits import Limits
 
@@ -583,3 +623,62 @@ async def test_a_huge_frame_closes_1009_before_it_is_read(http: Any, sockets: An
     assert await sock.closed() == 1009
     await other.send(type="ping")
     assert (await other.until(lambda m: m["type"] == "pong"))["type"] == "pong"
+
+
+# --- web polish: icon, share link, audience -------------------------------------------
+
+
+async def test_favicon_is_served_as_svg(http: httpx.AsyncClient) -> None:
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        response = await http.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["content-type"].startswith("image/svg+xml"), path
+        assert response.text.lstrip().startswith("<svg"), path
+
+
+def test_share_link_names_the_network_address_when_bound_to_all_interfaces() -> None:
+    from setgame.server.app import share_origin
+
+    def lan() -> str:
+        return "192.168.1.20"
+
+    # opened on loopback, bound to every interface: the machine's address, for friends
+    assert share_origin("127.0.0.1", 8000, "0.0.0.0", lan) == ("http://192.168.1.20:8000", "lan")
+    assert share_origin("localhost", 8000, "::", lan) == ("http://192.168.1.20:8000", "lan")
+    six = share_origin("::1", 8000, "0.0.0.0", lambda: "fd00::5")
+    assert six == ("http://[fd00::5]:8000", "lan")
+    # bound to loopback: nobody else can open it, the page says how to open it up
+    assert share_origin("127.0.0.1", 8000, "127.0.0.1", lan) == ("", "local")
+    # opened by a network address already, or no network at all: the page's own origin
+    assert share_origin("192.168.1.20", 8000, "0.0.0.0", lan) == ("", "")
+    assert share_origin("127.0.0.1", 8000, "0.0.0.0", lambda: None) == ("", "")
+    assert share_origin("game.example", None, None, lan) == ("", "")
+
+
+async def test_room_page_carries_the_share_origin(http: httpx.AsyncClient) -> None:
+    room = await new_room(http)
+    text = (await http.get(f"/room/{room}")).text
+    # the test server is built without a bind host: the link is the page's own origin
+    assert 'data-share-origin=""' in text and "{{" not in text
+
+
+async def test_players_are_told_how_many_watch(http: httpx.AsyncClient, sockets: Any) -> None:
+    room = await new_room(http)
+    ann = await sockets(room)
+    await ann.hello()  # a spectator until she sits down
+    assert (await ann.until(lambda m: m["type"] == "watchers"))["count"] == 1
+    await ann.join("Ann")
+    update = await ann.until(lambda m: m["type"] == "update")
+    assert update["state"]["watchers"] == 0
+    assert (await ann.until(lambda m: m["type"] == "watchers"))["count"] == 0
+    viewer = await sockets(room)
+    assert (await viewer.hello())["state"]["watchers"] == 0  # counted once attached
+    assert (await ann.until(lambda m: m["type"] == "watchers")) == {"type": "watchers", "count": 1}
+    second = await sockets(room)
+    await second.hello()
+    assert (await ann.until(lambda m: m["type"] == "watchers"))["count"] == 2
+    await second.join("Bo")  # a watcher who sits down no longer watches
+    assert (await ann.until(lambda m: m["type"] == "watchers"))["count"] == 1
+    await viewer.conn.close()
+    assert (await ann.until(lambda m: m["type"] == "watchers"))["count"] == 0
+    assert (await http.get(f"/api/rooms/{room}")).json()["spectators"] == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,3 +35,16 @@ def test_load_benchmark_quick_mode_reports_and_has_no_errors() -> None:
         assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"], key
     assert report["pick_to_all_latency"]["count"] <= report["valid_picks"]
     assert report["p50_ratio_to_baseline_ping"] > 0 and report["p50_ratio_to_ping_before_load"] > 0
+    assert report["tables_solved_in_batches"] >= report["table_batches"] > 0  # find_sets_batch
+    assert report["server_rss_mb"] > 0 and report["server_cpu_percent"] is not None
+    bare = report["bare"]  # the baseline: the bare uvicorn broadcast stack, same players and rate
+    assert bare["connected"] == 12 and bare["error_count"] == 0
+    assert bare["actions"] > 0 and bare["pick_to_all_latency"]["count"] > 0
+    assert bare["server_rss_mb"] > 0
+    assert report["p99_ratio_to_bare"] > 0 and report["p50_ratio_to_bare"] > 0
+
+
+def test_load_benchmark_docstring_types_no_figures() -> None:
+    """Figures come from runs: the module's docstring must not carry measured numbers."""
+    text = LOAD.read_text().split('"""')[1]
+    assert not re.search(r"\d+(\.\d+)? ?(ms|actions/s)\b", text), text

@@ -363,6 +363,19 @@ async def test_r11_vote_counts_only_players_still_seated(room: Seat) -> None:
     assert cid.player is None and cid.table == ann.table  # Cid now only watches
 
 
+async def test_a_player_who_leaves_with_points_then_sees_the_room_as_a_spectator(
+    room: Seat,
+) -> None:
+    ann, bob = clients = await room(2)
+    await take(bob, clients)
+    before, gone = ann.version, bob.player
+    await bob.leave()
+    await ann.wait_event("left", after=before)
+    assert ann.seat(gone or "") is not None  # a seat with a point stays in the standings
+    await until(lambda: bob.version >= ann.version)
+    assert bob.player is None and bob.state["you"] is None  # not shown as still seated
+
+
 async def test_r11_table_with_no_set_grows_to_fifteen(room: Seat) -> None:
     clients = await fresh_game_until(
         room, lambda s: s["phase"] == "playing" and not table_sets(s) and s["deck"] > 0

@@ -174,27 +174,22 @@ async def test_a_write_error_names_the_path_and_the_cause(tmp_path: Path) -> Non
     db = tmp_path / "g.db"
     async with registry(db) as rooms:
         room = await rooms.create(RoomSettings(), "10.0.0.1")
+        _quick_timeout(rooms.storage)
         with sqlite3.connect(db, timeout=0.1) as other:  # another process holds the lock
             other.execute("BEGIN EXCLUSIVE")
-            rooms.storage._sync.pool.dispose()  # type: ignore[union-attr]
             with pytest.raises((StorageError, GameError)) as failed:
-                await _quick_timeout(rooms.storage, room.join(FakeConnection(), "A", "10.0.0.1"))
+                await room.join(FakeConnection(), "A", "10.0.0.1")
             other.rollback()
         assert str(db) in str(failed.value) and "locked" in str(failed.value)
+        assert rooms.storage.fault is None  # a lock is no lasting fault: later writes go on
+        await rooms.create(RoomSettings(), "10.0.0.1")
 
 
-async def _quick_timeout(storage: Storage, coro: object) -> None:
-    """Lower the busy timeout of the writer's connections so a lock fails fast."""
-    import sqlalchemy as sa
-
-    engine = storage._sync
-    assert engine is not None
-
-    @sa.event.listens_for(engine, "connect")
-    def _short(dbapi_conn: object, _record: object) -> None:
-        dbapi_conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
-
-    await coro  # type: ignore[misc]
+def _quick_timeout(storage: Storage) -> None:
+    """Lower the busy timeout of the writer's connection so that a lock fails fast."""
+    writer = storage._writer_db
+    assert writer is not None and writer._conn is not None
+    writer._conn.execute("PRAGMA busy_timeout = 100")
 
 
 async def test_an_online_backup_restores_every_room(tmp_path: Path) -> None:

@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from setgame.server.client import Client, create_room
+from setgame.tui import remote
 from setgame.tui.app import SetApp
-from setgame.tui.remote import RemoteSession
-from tui.tuikit import FakeClock, a_set, keys_for, me, message, not_a_set, table
+from setgame.tui.remote import RemoteError, RemoteSession
+from tui.tuikit import (
+    FakeClock,
+    a_set,
+    keys_for,
+    me,
+    message,
+    not_a_set,
+    scores,
+    table,
+    wait_shown_whole,
+)
 
 
 async def _until(
@@ -86,13 +98,53 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
         await alice.close()
 
 
-async def test_an_unknown_room_is_reported(live_server: str, clock: FakeClock) -> None:
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "There is no room “nosuchroom” on "),
+        ("ru", "нет комнаты «nosuchroom»"),
+        ("de", "gibt es keinen Raum „nosuchroom“"),
+    ],
+)
+async def test_an_unknown_room_is_said_in_words_with_what_to_do(
+    live_server: str, clock: FakeClock, lang: str, words: str
+) -> None:
+    """Issue 13 (8): not "connection closed with code 4004" on a blank screen."""
     session = RemoteSession(f"{live_server}/room/nosuchroom", name="Tess")
-    with pytest.raises(ValueError, match="4004"):
+    with pytest.raises(RemoteError, match="4004") as refused:
         await session.open(0.0)
-    app = SetApp(RemoteSession(f"{live_server}/room/nosuchroom"), clock=clock)
+    assert refused.value.why == "no_room"
+    app = SetApp(RemoteSession(f"{live_server}/room/nosuchroom"), lang=lang, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert message(app).startswith("Connection lost: ") and "4004" in message(app)
+        await pilot.pause()
+        said = message(app)
+        assert words in said and live_server in said and "4004" not in said
+        assert "q" in said and app.screen.has_class("failed")  # the whole screen says it
+        assert app.message_bar.region.height > 10 and await wait_shown_whole(app, pilot)
+        await pilot.press("q", "y")
+    assert app.return_code == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "No game server answers at"), ("pl", "nie odpowiada")]
+)
+async def test_a_refused_connection_is_said_in_words(
+    clock: FakeClock, lang: str, words: str
+) -> None:
+    """Nothing listens on the port (a real refused connection): no "[Errno 111]"."""
+    with socket.socket() as sock:  # a port that was free a moment ago, now closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    with pytest.raises(RemoteError) as refused:
+        await RemoteSession(f"{base}/room/abc").open(0.0)
+    assert refused.value.why == "refused"
+    app = SetApp(RemoteSession(f"{base}/room/abc"), lang=lang, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        said = message(app)
+        assert words in said and base in said and "setgame serve" in said
+        assert "Errno" not in said and "111" not in said
         await pilot.press("q", "y")
 
 
@@ -111,10 +163,70 @@ async def test_the_seat_comes_back_after_a_server_restart(
         await _until(app, clock, lambda: app.view["phase"] == "playing")
         before, you = table(app), app.view["you"]
         fresh_server.restart()  # kill -9, then the same port and database
-        await _until(app, clock, lambda: message(app).startswith("Connection lost"))
-        assert app.message_bar.has_class("warning")
+        await _until(app, clock, lambda: message(app).startswith("Connection to the server lost"))
+        assert app.message_bar.has_class("warning") and "None" not in message(app)
         await _until(app, clock, lambda: message(app) == "Connected again", timeout=30)
         assert app.view["you"] == you and table(app) == before
         await pilot.press("space")
         await _until(app, clock, lambda: app.view["holder"] == you)
         await pilot.press("q", "y")
+
+
+@pytest.mark.slow
+async def test_a_server_gone_for_good_is_said_and_the_clock_stands_still(
+    fresh_server: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13 (8): no "Connection closed with code None"; the clock does not run offline;
+    an action while offline says to wait; giving up says what to do."""
+    monkeypatch.setattr(remote, "RETRY_DELAYS", (0.3, 0.3))
+    room = await create_room(fresh_server, deck="beginner", rounds="single")
+    app = SetApp(RemoteSession(f"{fresh_server}/room/{room}", name="Tess"), clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(app, clock, lambda: len(app.view["players"]) == 1)
+        await pilot.press("enter")
+        await _until(app, clock, lambda: app.view["phase"] == "playing")
+        clock.now += 3
+        app.refresh_game()
+        fresh_server.stop()
+        await _until(app, clock, lambda: "reconnecting" in message(app))
+        assert message(app) == "Connection to the server lost; reconnecting…"
+        shown = str(app.status_bar.content)
+        clock.now += 30  # half a minute without a server
+        await pilot.press("space")
+        assert message(app) == "Not connected to the server: wait until it reconnects"
+        assert str(app.status_bar.content) == shown
+        await _until(app, clock, lambda: "did not come back" in message(app))
+        assert "Press q to leave" in message(app) and str(app.status_bar.content) == shown
+        await pilot.press("q", "y")
+
+
+@pytest.mark.slow
+async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock: FakeClock) -> None:
+    """Issue 13 (8): a player who left no longer looks present; the lobby shows the link."""
+    room = await create_room(live_server, deck="beginner", rounds="single")
+    alice = await Client.connect(live_server, room)
+    bob = await Client.connect(live_server, room)
+    try:
+        await alice.join("Alice")
+        await bob.join("Bob")
+        app = SetApp(RemoteSession(f"{live_server}/room/{room}", name="Tess"), clock=clock)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(app, clock, lambda: len(app.view["players"]) == 3)
+            link = f"Others join with this link: {live_server}/room/{room}"
+            assert link in str(app.holder_bar.content).replace("\n", " ")
+            await pilot.press("enter")
+            await _until(app, clock, lambda: app.view["phase"] == "playing")
+            assert "link" not in str(app.holder_bar.content)
+            await bob.close()  # Bob's connection drops
+            await _until(app, clock, lambda: "Bob lost the connection" in message(app))
+            assert "Bob: 0 [offline]" in scores(app)
+            await alice.leave()  # Alice gives up her seat
+            await _until(app, clock, lambda: "Alice left the game" in message(app))
+            assert "Alice: 0 [left]" in scores(app)
+            await pilot.press("q", "y")  # Tess leaves: the others see it at once
+        tess = next(p for p in (alice.state or {})["players"] if p["name"] == "Tess")
+        await alice.wait_update(
+            lambda s: any(p["id"] == tess["id"] and not p["present"] for p in s["players"])
+        )
+    finally:
+        await alice.close()

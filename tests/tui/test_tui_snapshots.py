@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.tuikit import FakeClock, keys_for, make_app, not_a_set
+import pytest
+
+from tui.tuikit import (
+    FakeClock,
+    a_set,
+    flawed_in_every,
+    keys_for,
+    make_app,
+    message,
+    not_a_set,
+    wait_shown_whole,
+)
 
 
 def test_solo_main_screen(snap_compare: Any) -> None:
@@ -52,3 +63,23 @@ def test_wrong_pick_in_german_on_a_large_terminal(snap_compare: Any) -> None:
 def test_quit_dialog(snap_compare: Any) -> None:
     app = make_app(FakeClock(), "practice", deck="beginner", seed=3, lang="ru")
     assert snap_compare(app, press=["q"], terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_wrong_pick_in_three_attributes_and_its_penalty_in_80x24(
+    snap_compare: Any, lang: str
+) -> None:
+    """Issue 13 (7): the whole explanation and the penalty line, on the smallest terminal."""
+    clock = FakeClock()
+    app = make_app(clock, "bots", bots=1, level=1, deck="full", seed=3, lang=lang)
+
+    async def find_a_set_then_pick_wrong(pilot: Any) -> None:
+        await pilot.press("space", *keys_for(app, a_set(app)))  # a point to lose
+        clock.now = 0.5  # the bot is still thinking
+        await pilot.press("space", *keys_for(app, flawed_in_every(app, 3)))
+        await pilot.pause()
+        penalty = {"en": "You lose a point.", "ru": "Вы теряете очко."}[lang]
+        assert message(app).count(";") == 2 and message(app).splitlines()[-1] == penalty
+        assert await wait_shown_whole(app, pilot)
+
+    assert snap_compare(app, run_before=find_a_set_then_pick_wrong, terminal_size=(80, 24))

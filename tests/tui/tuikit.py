@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from textual.geometry import Region
 
 from setgame.cards import parse_card
-from setgame.sets import find_sets, is_set
+from setgame.sets import explain, find_sets, is_set
 from setgame.tui.app import SetApp
 from setgame.tui.local import LocalSession
 from setgame.tui.widgets import KEYS
@@ -60,6 +63,18 @@ def not_a_set(app: SetApp) -> tuple[str, str, str]:
     raise AssertionError("every triple on the table is a set")
 
 
+def flawed_in_every(app: SetApp, attributes: int) -> tuple[str, str, str]:
+    """Three cards of the table that break the rule in exactly ``attributes`` attributes."""
+    current = table(app)
+    for i in range(len(current)):
+        for j in range(i + 1, len(current)):
+            for k in range(j + 1, len(current)):
+                triple = (current[i], current[j], current[k])
+                if len(explain(*(parse_card(c) for c in triple))) == attributes:
+                    return triple
+    raise AssertionError(f"no triple on the table breaks {attributes} attributes")
+
+
 def message(app: SetApp) -> str:
     return str(app.message_bar.content)
 
@@ -71,3 +86,22 @@ def me(app: SetApp) -> dict[str, object]:
 def scores(app: SetApp) -> str:
     """The scoreboard's text, its non-breaking spaces read as spaces."""
     return str(app.scoreboard.content).replace("\u00a0", " ")
+
+
+def shown_whole(app: SetApp) -> bool:
+    """Every word of the message is on the screen (none cut off by the bar's size)."""
+    bar = app.message_bar
+    if not app.screen.region.contains_region(bar.region):
+        return False
+    lines = bar.render_lines(Region(0, 0, *bar.outer_size))
+    shown = " ".join(strip.text for strip in lines).split()
+    return shown == message(app).split()
+
+
+async def wait_shown_whole(app: SetApp, pilot: Any, seconds: float = 3.0) -> bool:
+    """Let the screen lay out the latest message (a growing bar needs a layout pass)."""
+    for _ in range(int(seconds / 0.02)):
+        if shown_whole(app):
+            return True
+        await pilot.pause(0.02)
+    return shown_whole(app)

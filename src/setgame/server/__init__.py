@@ -50,14 +50,14 @@ def serve(
 
     limits = _preflight(db, create_db, limits)
 
-    # The database driver runs in a thread; hand it the GIL within 1 ms rather than 5 ms so
-    # that commits (and so broadcasts) do not wait on a busy event loop.
+    # Reads and WAL checkpoints (aiosqlite) run in a thread; hand it the GIL within 1 ms rather
+    # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
     sys.setswitchinterval(0.001)
     _raise_file_limit()
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db, create_db=create_db, limits=limits),
+        create_app(db, create_db=create_db, limits=limits, bind_host=host),
         host=host,
         port=port,
         http=guarded_protocol(limits),

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import html
+import ipaddress
+import json
 import logging
 import re
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
@@ -19,12 +23,12 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from setgame import i18n
-from setgame.cards import ATTRIBUTE_NAMES, CARDS, VALUE_NAMES, card_name
+from setgame import catalog, i18n
+from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -47,8 +51,6 @@ log = logging.getLogger(__name__)
 WEB: Final = Path(__file__).resolve().parent.parent / "web"
 LANG_COOKIE: Final = "lang"
 _TAG: Final = re.compile(r"^[A-Za-z]{2,3}")
-ROOMS_PER_MINUTE: Final = Limits().rooms_per_minute
-ROOMS_BURST: Final = Limits().rooms_burst
 
 
 # --- language ---------------------------------------------------------------
@@ -152,7 +154,58 @@ async def room_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     if await _rooms(request).load(room_id) is None:
         raise HTTPException(404, f"no such room: {room_id!r}")
-    return _page(request, "room", room_id=room_id)
+    bind = request.app.state.bind_host
+    origin, reach = share_origin(request.url.hostname or "", request.url.port, bind, lan_address)
+    return _page(request, "room", room_id=room_id, share_origin=origin, reach=reach)
+
+
+LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+ALL_INTERFACES: Final = frozenset({"0.0.0.0", "::", ""})
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def share_origin(host: str, port: int | None, bind: str | None, lan: Any) -> tuple[str, str]:
+    """The origin to put in a room's share link, and how far it reaches (``local``: this
+    machine only, ``lan``: other machines too, ``""``: as the page was opened).
+
+    A page opened on a loopback address of a server bound to all interfaces gets the
+    machine's network address (``lan()``), so the link works for friends on other machines;
+    a server bound to loopback only is reachable from this machine alone, and the page
+    says how to open it to others (``setgame serve --host 0.0.0.0``)."""
+    if not _is_loopback(host):
+        return "", ""
+    if bind is not None and _is_loopback(bind):
+        return "", "local"
+    if bind in ALL_INTERFACES:
+        address = lan()
+        if address:
+            shown = f"[{address}]" if ":" in address else address
+            return f"http://{shown}" + (f":{port}" if port else ""), "lan"
+    return "", ""
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network: the source address of a route outwards
+    (a UDP socket's connect sends no packet), or None without a network."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, only routed
+        address: str = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
+            return address
+    return None
+
+
+async def favicon(request: Request) -> Response:
+    icon = request.app.state.web / "static" / "favicon.svg"
+    return FileResponse(icon, media_type="image/svg+xml")
 
 
 async def replay_page(request: Request) -> Response:
@@ -202,7 +255,7 @@ def _refuse_body(exc: BodyError) -> Response:
 
 
 def _creation_allowed(request: Request) -> bool:
-    """A token bucket per client address (``rooms_per_minute``, burst ``rooms_burst``)."""
+    """A token bucket per client address (limits ``rooms_per_minute``, ``rooms_burst``)."""
     buckets: dict[str, TokenBucket] = request.app.state.creators
     limits: Limits = request.app.state.limits
     host = client_host(request)  # the peer, or what a trusted proxy says (edge.proxy_middleware)
@@ -264,6 +317,25 @@ async def words(request: Request) -> Response:
     return JSONResponse(words_of(lang))
 
 
+async def messages(request: Request) -> Response:
+    """``/i18n/<lang>.json``: the web client's messages, from the compiled gettext catalog."""
+    lang, dot, ext = str(request.path_params["name"]).partition(".")
+    if lang not in i18n.LANGUAGES or (dot, ext) != (".", "json"):
+        return _error(404, "no_language", f"unknown language: {request.path_params['name']!r}")
+    body = _messages_json(lang)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=300", "Content-Language": lang},
+    )
+
+
+@functools.cache
+def _messages_json(lang: str) -> bytes:
+    """Built once per process: the catalogs change only with a new release."""
+    return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
+
+
 def words_of(lang: str) -> dict[str, Any]:
     """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
@@ -275,7 +347,14 @@ def words_of(lang: str) -> dict[str, Any]:
         if odd != common
     }
     attributes = [
-        {"name": name, "values": list(VALUE_NAMES[i])} for i, name in enumerate(ATTRIBUTE_NAMES)
+        {
+            "name": name,
+            "values": list(VALUE_NAMES[i]),
+            "letters": list(LETTERS[i]),
+            "label": i18n.attribute_name(i, lang),
+            "words": [i18n.value_name(i, v, lang) for v in range(3)],
+        }
+        for i, name in enumerate(ATTRIBUTE_NAMES)
     ]
     return {"lang": lang, "cards": cards, "flaws": flaws, "attributes": attributes}
 
@@ -303,6 +382,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
+        Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/schema", schema),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -310,16 +390,24 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
+        Route("/i18n/{name}", messages),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
 
 
 def build(
-    storage: Storage, *, web: Path = WEB, restore: bool = True, limits: Limits | None = None
+    storage: Storage,
+    *,
+    web: Path = WEB,
+    restore: bool = True,
+    limits: Limits | None = None,
+    bind_host: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
-    ``limits``: default :meth:`Limits.from_env` (:class:`LimitError` for a bad variable)."""
+    ``limits`` default to :meth:`Limits.from_env` (the ``SETGAME_*`` variables; :class:`LimitError`
+    for a bad one);
+    ``bind_host`` is the address the server listens on (for the rooms' share links)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -344,6 +432,6 @@ def build(
     app.state.lobby = Lobby(limits)
     app.state.storage = storage
     app.state.web = web
+    app.state.bind_host = bind_host
     app.state.creators = {}
-    app.state.limits = limits
     return app

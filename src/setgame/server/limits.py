@@ -117,13 +117,17 @@ class Limits:
         default=120.0,
         metadata={
             "min": 0.01,
-            "max": 100_000.0,
+            "max": 1_000_000.0,
             "doc": "rooms one client address may create a minute",
         },
     )
     rooms_burst: int = field(
         default=500,
-        metadata={"min": 1, "max": 100_000, "doc": "rooms one client address may create at once"},
+        metadata={
+            "min": 1,
+            "max": 1_000_000,
+            "doc": "rooms one client address may create at once",
+        },
     )
     seats_per_client: int = field(
         default=6,

@@ -131,6 +131,12 @@ class Presence(_Out, tag="presence"):
     connected: bool
 
 
+class Watchers(_Out, tag="watchers"):
+    """How many connections of the room have no seat (sent when that number changes)."""
+
+    count: int
+
+
 class Error(_Out, tag="error"):
     code: str
     message: str
@@ -141,7 +147,7 @@ class Pong(_Out, tag="pong"):
     pass
 
 
-ServerMessage = Welcome | Joined | Update | HintReply | Presence | Error | Pong
+ServerMessage = Welcome | Joined | Update | HintReply | Presence | Watchers | Error | Pong
 
 # --- decoding ---------------------------------------------------------------
 

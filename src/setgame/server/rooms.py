@@ -128,6 +128,7 @@ class Room:
         self.joins = JoinBounds()
         self.away_grace = AWAY_GRACE
         self.creator: str | None = None
+        self._watchers_told = 0  # the spectator count the connections were last told
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -162,8 +163,23 @@ class Room:
             "phase": self.game.phase,
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
-            "spectators": sum(1 for c in self.conns if c.player is None),
+            "spectators": self.watchers(),
         }
+
+    def watchers(self) -> int:
+        """Connections without a seat: the people watching."""
+        return sum(1 for c in self.conns if c.player is None)
+
+    def _tell_watchers(self) -> None:
+        """Tell everyone how many watch, when that changed (players see their audience): at
+        the next presence flush, so that watchers coming and going fast cost one message."""
+        self._schedule_flush()
+
+    def _flush_watchers(self) -> None:
+        count = self.watchers()
+        if count != self._watchers_told:
+            self._watchers_told = count
+            self._send_all(p.encode(p.Watchers(count=count)))
 
     # --- views ----------------------------------------------------------------------------
 
@@ -172,6 +188,7 @@ class Room:
         state["version"] = self.version
         state["game"] = self.game_id
         state["room"] = self.id
+        state["watchers"] = self.watchers()
         online = {c.player for c in self.conns}
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -227,6 +244,7 @@ class Room:
             self._presence(conn.player, True)
             self._spawn(self._set_away(conn.player, False))
         self._relist()
+        self._tell_watchers()
 
     def detach(self, conn: Connection) -> None:
         self.last_active = time.monotonic()
@@ -235,6 +253,7 @@ class Room:
             self._presence(conn.player, False)
             self._spawn(self._away_after_grace(conn.player))
         self._relist()
+        self._tell_watchers()
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""
@@ -257,6 +276,9 @@ class Room:
         flush, at most one per :data:`PRESENCE_SECONDS`, and only if it changed from what
         they last heard (off and on again in between: nothing)."""
         self._presence_due.add(player)
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
         if self._presence_timer is None:
             wait = max(0.0, self._presence_at + PRESENCE_SECONDS - time.monotonic())
             loop = asyncio.get_running_loop()
@@ -271,6 +293,7 @@ class Room:
             if online != (player in self._heard_online):
                 (self._heard_online.add if online else self._heard_online.discard)(player)
                 self._send_all(p.encode(p.Presence(player=player, connected=online)))
+        self._flush_watchers()
 
     def _send_all(self, text: str) -> None:
         for conn in list(self.conns):
@@ -416,6 +439,7 @@ class Room:
         player = await self._seat(name, hash_token(token), None, seated, client)
         self._presence(player, True)
         self._relist()
+        self._tell_watchers()
         return player
 
     def _check_joins(self, client: str) -> None:
@@ -480,13 +504,18 @@ class Room:
 
     async def leave(self, conn: Connection) -> None:
         player = _seated(conn)
-        await self.act(lambda now: engine.Leave(at=now, player=player))
+        conn.player = None  # so the update of this leave shows the leaver a spectator's view
+        try:
+            await self.act(lambda now: engine.Leave(at=now, player=player))
+        except BaseException:
+            conn.player = player
+            raise
         self.seats.pop(player, None)
         await self.storage.remove_seat(self.id, player)
-        conn.player = None
         if not self._online(player):
             self._presence(player, False)
         self._relist()
+        self._tell_watchers()
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
         """The action, if the client saw what it acts on (checked after the tick): a call

@@ -5,11 +5,21 @@ one writer task that group-commits everything queued since its last commit and
 then resolves each caller's future, so a room awaits its action's commit before
 it broadcasts, and 250 busy rooms share a handful of commits.
 
-On SQLite each group commit is one call into a dedicated writer thread (the
-synchronous driver): an async driver would hop between its thread and the event
-loop for every statement, and on a loop busy with a thousand sockets each hop
-waits a whole loop iteration (measured: p50 17-32 ms per commit instead of 2 ms).
-Reads (restoring rooms, replays) use the async engine (aiosqlite or asyncpg).
+On SQLite each group commit runs right on the event loop through one raw
+``sqlite3`` connection, each statement compiled to SQL once (:class:`SqliteWriter`).
+In WAL mode with ``synchronous=NORMAL`` a commit is a write into the WAL, no
+fsync (the checkpoint task syncs), so it takes tens of microseconds: less than
+handing it to a thread, whose round trip through the executor and the loop's
+wake-up cost 11% of a loaded server's busy time and hundreds of microseconds of
+latency per commit (and an async driver hops between threads for every
+statement). Reads (restoring rooms, replays) use the async engine (aiosqlite or
+asyncpg).
+
+Faults (docs/deploy.md): after each SQLite commit, before anything is acknowledged,
+the database files are checked to be the ones opened (deleted or replaced files latch
+a fault: nothing more is stored); a missing database is created only when asked
+(``create``); a read-only one fails at open; every error names the database and the
+cause (:class:`StorageError`), and an unreadable row skips its room.
 """
 
 from __future__ import annotations
@@ -19,15 +29,16 @@ import contextlib
 import json
 import logging
 import os
+import sqlite3
 import stat
 import time
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger(__name__)
@@ -160,6 +171,11 @@ _FINISH_GAME: Final = (
 _REMOVE_SEAT: Final = seats.delete().where(
     seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id")
 )
+_PREPARED: Final = frozenset(
+    map(id, (_INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT))
+)
+"""The statements :class:`SqliteWriter` compiles once (by identity: they live as long as
+the module)."""
 CHECKPOINT_SECONDS: Final = 2.0
 """SQLite: how often a background connection moves the WAL into the database file, so
 that the writer never pays for a checkpoint inside a commit."""
@@ -183,12 +199,9 @@ class Storage:
         self.fault: str | None = None
         self._files: dict[str, tuple[int, int]] = {}
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
-        self._sync: sa.Engine | None = None
-        self._thread: ThreadPoolExecutor | None = None
-        if self.sqlite:
-            sync_url = self.url.replace("sqlite+aiosqlite://", "sqlite://", 1)
-            self._sync = sa.create_engine(sync_url, **_engine_options(sync_url))
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._writer_db: SqliteWriter | None = None
+        if self.path is not None:
+            self._writer_db = SqliteWriter(str(self.path))
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
@@ -204,7 +217,7 @@ class Storage:
             await self._prepare()
         except StorageError:
             raise
-        except (sa.exc.SQLAlchemyError, OSError) as exc:
+        except (sa.exc.SQLAlchemyError, sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot open the database {self.where}: {_cause(exc)}{self._diagnosis()}"
             ) from exc
@@ -213,10 +226,9 @@ class Storage:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="checkpoint")
 
     async def _prepare(self) -> None:
-        if self._sync is not None:
+        if self._writer_db is not None:
             _sqlite_pragmas(self.engine.sync_engine)
-            _sqlite_pragmas(self._sync)
-            await self._run_sync(_probe_write, self._sync)  # read-only? say so now
+            self._writer_db.open()  # probes a write: a read-only database fails now
         async with self.engine.begin() as conn:
             names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
             if not names & set(metadata.tables) and not self.create:
@@ -265,10 +277,6 @@ class Storage:
                 f"cannot read the database {self.where}: {_cause(exc)}{self._diagnosis()}"
             ) from exc
 
-    async def _run_sync(self, fn: Any, *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, fn, *args)
-
     async def close(self) -> None:
         if self._writer is not None:
             await self._queue.join()
@@ -279,9 +287,8 @@ class Storage:
                         await task
             self._writer = self._checkpointer = None
         await self.engine.dispose()
-        if self._thread is not None and self._sync is not None:
-            self._thread.shutdown(wait=True)
-            self._sync.dispose()
+        if self._writer_db is not None:
+            self._writer_db.close()
 
     # --- writes: queued, group-committed -------------------------------------
 
@@ -338,15 +345,16 @@ class Storage:
         if self.fault is not None:
             raise StorageError(self.fault)
         try:
-            if self._sync is not None and self._thread is not None:
-                await self._run_sync(_sync_transaction, self._sync, writes, self.check_files)
+            if self._writer_db is not None:
+                self._writer_db.transaction(writes)
+                self.check_files()
                 return
             async with self.engine.begin() as conn:
                 for stmt, params in _runs(writes):
                     await conn.execute(stmt, params)
-        except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
-            if isinstance(exc, sa.exc.IntegrityError):
-                raise  # a refused write (a duplicate version), not a storage fault
+        except (sa.exc.IntegrityError, sqlite3.IntegrityError):
+            raise  # a refused write (a duplicate version), not a storage fault
+        except (sa.exc.OperationalError, sa.exc.DatabaseError, sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot write to the database {self.where}: {_cause(exc)}{self._diagnosis()}"
             ) from exc
@@ -576,19 +584,77 @@ def _runs(writes: list[Write]) -> list[tuple[sa.Executable, Any]]:
     return runs
 
 
-def _sync_transaction(engine: sa.Engine, writes: list[Write], check: Any = None) -> None:
-    with engine.begin() as conn:
-        for stmt, params in _runs(writes):
-            conn.execute(stmt, params)
-    if check is not None:
-        check()
+class SqliteWriter:
+    """The SQLite write path: one raw ``sqlite3`` connection, used from the event loop's
+    thread only, and each of the module's statements compiled to SQL once (named
+    parameters). Errors are the driver's own (``sqlite3.Error``); :class:`Storage` names
+    the database in them."""
 
+    #: Seconds a commit may wait for another writer's lock before it fails; it blocks
+    #: the loop meanwhile, and this server is the database's only writer.
+    BUSY_TIMEOUT: Final = 1.0
 
-def _probe_write(engine: sa.Engine) -> None:
-    """A write that changes nothing: a read-only file fails here, at start."""
-    with engine.begin() as conn:
-        version = conn.exec_driver_sql("PRAGMA user_version").scalar()
-        conn.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._dialect = sqlite_dialect.dialect(paramstyle="named")
+        self._sql: dict[tuple[sa.Executable, tuple[str, ...]], str] = {}
+        self._conn: sqlite3.Connection | None = None
+
+    def open(self) -> None:
+        """Connect, and probe a write that changes nothing: a read-only database (file,
+        folder or file system) fails here, at start, rather than at the first move."""
+        conn = sqlite3.connect(self.path, timeout=self.BUSY_TIMEOUT, isolation_level=None)
+        try:
+            _apply_pragmas(conn)
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def transaction(self, writes: list[Write]) -> None:
+        """Run ``writes`` in one transaction, one ``executemany`` per run of a statement."""
+        conn = self._conn
+        if conn is None:
+            raise RuntimeError(f"storage is not open: {self.path}")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for stmt, params in _runs(writes):
+                if isinstance(params, list):
+                    sql, own = self._compiled(stmt, params[0])
+                    conn.executemany(sql, [own | p for p in params] if own else params)
+                else:
+                    sql, own = self._compiled(stmt, params)
+                    conn.execute(sql, own | params if own else params)
+            conn.execute("COMMIT")
+        except BaseException:
+            # SQLite rolls some failures back itself (a full disk, an I/O error); a
+            # second ROLLBACK would fail and hide the first error
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _compiled(self, stmt: sa.Executable, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The SQL of ``stmt`` and the values bound inside it. The module's statements take
+        every value from ``params`` and are compiled once; any other (a retention delete,
+        built for its own ids) is compiled each time, its lists spelled out."""
+        if id(stmt) not in _PREPARED:
+            compiled = stmt.compile(  # type: ignore[attr-defined]
+                dialect=self._dialect, compile_kwargs={"render_postcompile": True}
+            )
+            return str(compiled), dict(compiled.params)
+        key = (stmt, tuple(params))
+        sql = self._sql.get(key)
+        if sql is None:
+            compiled = stmt.compile(dialect=self._dialect, column_keys=list(params))  # type: ignore[attr-defined]
+            sql = self._sql[key] = str(compiled)
+        return sql, {}
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -666,9 +732,13 @@ def _sqlite_pragmas(engine: sa.Engine) -> None:
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        cursor = dbapi_conn.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA wal_autocheckpoint=0")  # see CHECKPOINT_SECONDS
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
+        _apply_pragmas(dbapi_conn)
+
+
+def _apply_pragmas(dbapi_conn: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # see CHECKPOINT_SECONDS
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

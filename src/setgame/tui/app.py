@@ -7,16 +7,19 @@ redraws the widgets from the session's view.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Final, Protocol
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.filter import Monochrome, NoColor
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from setgame.tui.clock import GameClock
 from setgame.tui.strings import error_message, event_message, tr
 from setgame.tui.widgets import KEYS, HolderBar, MessageBar, Scoreboard, StatusBar, TableGrid
 
@@ -41,6 +44,25 @@ class Session(Protocol):
     def view(self, now: float) -> dict[str, Any]: ...
 
 
+#: Terminals known to show no color (``TERM`` values, and ``*-mono``/``*-m`` variants).
+_MONO_TERMS: Final = frozenset({"dumb", "vt52", "vt100", "vt102", "vt220", "vt320"})
+
+
+def no_color_wanted(environ: Mapping[str, str]) -> bool:
+    """True when the screen must have no color: ``NO_COLOR`` set (to anything, as
+    no-color.org says), or a monochrome ``TERM`` such as ``xterm-mono``.
+
+    >>> no_color_wanted({"TERM": "xterm-mono"}), no_color_wanted({"TERM": "xterm-256color"})
+    (True, False)
+    >>> no_color_wanted({"TERM": "xterm", "NO_COLOR": ""})
+    True
+    """
+    if "NO_COLOR" in environ:
+        return True
+    term = environ.get("TERM", "").lower()
+    return term in _MONO_TERMS or term.endswith(("-mono", "-m"))
+
+
 def monotonic_clock() -> Clock:
     """Seconds since this call, on the monotonic clock."""
     origin = time.monotonic()
@@ -60,7 +82,7 @@ class QuitScreen(ModalScreen[bool]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(tr("quit?", self.lang), id="quit-box")
+        yield Static(tr("Leave the game? (y/n)", self.lang), id="quit-box")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -77,6 +99,7 @@ class SetApp(App[None]):
         Binding("h", "hint", "hint"),
         Binding("enter", "start", "start"),
         Binding("q", "quit_game", "quit"),
+        Binding("ctrl+q", "quit_game", "quit", show=False, priority=True),
         *(Binding(key, f"select({i})", show=False) for i, key in enumerate(KEYS)),
     ]
 
@@ -89,6 +112,10 @@ class SetApp(App[None]):
         poll_seconds: float = 0.1,
     ) -> None:
         super().__init__()
+        if no_color_wanted(os.environ):  # NO_COLOR (no-color.org) or a terminal without color
+            self.no_color = True
+            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)]
+            self._filters.append(NoColor())
         self.session = session
         self.lang = lang
         self.clock = clock or monotonic_clock()
@@ -101,6 +128,8 @@ class SetApp(App[None]):
         self.scoreboard = Scoreboard(id="scores")
         self.holder_bar = HolderBar(id="holder")
         self.message_bar = MessageBar(id="message")
+        self.game_clock = GameClock()
+        self._phase: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -113,11 +142,23 @@ class SetApp(App[None]):
     async def on_mount(self) -> None:
         try:
             await self.session.open(self.clock())
-        except ValueError as exc:  # a room that cannot be reached: say why, let q leave
-            self.say(tr("disconnected", self.lang, reason=str(exc)), warning=True)
+        except ValueError as exc:  # a room that cannot be reached: say why and what to do
+            self._cannot_open(exc)
             return
         self.refresh_game()
         self.set_interval(self.poll_seconds, self.refresh_game)
+
+    def _cannot_open(self, exc: ValueError) -> None:
+        """The whole screen says why the game could not open, in the player's language."""
+        event = getattr(exc, "event", None)
+        base, room = getattr(self.session, "base_url", ""), getattr(self.session, "room_id", "")
+        if callable(event):
+            text = event_message(event(base, room), self.view, self.lang) or str(exc)
+        else:
+            text = str(exc)
+        self.screen.add_class("failed")
+        self.status_bar.update(tr("SET", self.lang))
+        self.say(text, warning=True)
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -126,18 +167,26 @@ class SetApp(App[None]):
         now = self.clock()
         events = self.session.poll(now)
         self.view = view = self.session.view(now)
+        if view.get("phase") == "playing" and self._phase not in (None, "playing"):
+            self.message_bar.clear()  # a new round or game: what was said before is over
+        self._phase = view.get("phase")
+        fresh = True
         for event in events:
             message = event_message(event, view, self.lang)
             if message is not None:
-                self.say(message, warning=event.get("type") in _WARNINGS)
+                self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
+                fresh = False
         self._forget_gone_cards(view)
+        offline = bool(getattr(self.session, "offline", False))
+        view["clock"] = self.game_clock.shown(view, offline=offline)
         self.status_bar.show(view, self.lang)
         self.table_grid.show(view.get("table", []), self._selected_positions(), self.hinted)
         self.scoreboard.show(view, self.lang)
         self.holder_bar.show(view, self.lang)
 
-    def say(self, message: str, *, warning: bool = False) -> None:
-        self.message_bar.say(message[:1].upper() + message[1:], warning=warning)
+    def say(self, message: str, *, warning: bool = False, keep: bool = False) -> None:
+        """Show ``message`` whole; ``keep``: below what this same moment already said."""
+        self.message_bar.say(message[:1].upper() + message[1:], warning=warning, keep=keep)
 
     def _forget_gone_cards(self, view: dict[str, Any]) -> None:
         table = view.get("table", [])
@@ -182,10 +231,12 @@ class SetApp(App[None]):
     def _explain_no_pick(self, view: dict[str, Any]) -> None:
         holder = view.get("holder")
         if holder is None:
-            self.say(tr("call_first", self.lang), warning=True)
+            self.say(tr("Press Space to call SET first", self.lang), warning=True)
             return
         names = {p["id"]: p.get("name") for p in view.get("players", [])}
-        self.say(tr("board_held", self.lang, name=names.get(holder, holder)), warning=True)
+        self.say(
+            tr("{name} holds the board", self.lang, name=names.get(holder, holder)), warning=True
+        )
 
     async def action_call(self) -> None:
         """Call SET (multiplayer): hold the board, then pick three cards in time."""
@@ -206,14 +257,16 @@ class SetApp(App[None]):
     async def action_hint(self) -> None:
         """Practice: show one more card of a set on the table."""
         if self.view.get("mode") != "practice":
-            self.say(tr("no_hints", self.lang), warning=True)
+            self.say(tr("Hints are for practice games", self.lang), warning=True)
             return
         cards = await self._act(self.session.hint(self.clock()))
         if cards is None:
             return
         self.hinted = set(cards)
         self.say(
-            tr("hint", self.lang, cards=" ".join(cards)) if cards else tr("hint_none", self.lang)
+            tr("Hint: {cards}", self.lang, cards=" ".join(cards))
+            if cards
+            else tr("No set on the table: press n for three more cards", self.lang)
         )
         self.refresh_game()
 
@@ -227,8 +280,18 @@ class SetApp(App[None]):
             self.hinted, self.selected = set(), []
         self.refresh_game()
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit (Textual's rule): say how to leave, in the player's language."""
+        self.notify(
+            tr("Press q to leave the game.", self.lang),
+            title=tr("Do you want to quit?", self.lang),
+        )
+
     def action_quit_game(self) -> None:
-        """Ask, then leave."""
+        """Ask, then leave (Ctrl+Q asks too; a second Ctrl+Q answers yes)."""
+        if isinstance(self.screen, QuitScreen):
+            self.screen.dismiss(True)
+            return
         self.push_screen(QuitScreen(self.lang), self._quit_answered)
 
     async def _quit_answered(self, answer: bool | None) -> None:
@@ -244,5 +307,8 @@ class SetApp(App[None]):
         try:
             return await action
         except ValueError as exc:
-            self.say(error_message(getattr(exc, "code", None), str(exc), self.lang), warning=True)
+            self.say(
+                error_message(getattr(exc, "code", None), str(exc), self.lang, self.view),
+                warning=True,
+            )
             return None

@@ -8,21 +8,51 @@ the clock by the time since the view arrived, on the app's clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import getpass
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from setgame.server.client import Client, ClientError
+from setgame.server.client import Client, ClientError, Disconnected
 
 Event = dict[str, Any]
 T = TypeVar("T")
 
 
 class RemoteError(ValueError):
-    """A room address that cannot be used."""
+    """A room address that cannot be used. ``why`` says which way: ``"refused"`` (nothing
+    listens there), ``"no_room"`` (the server knows no such room), ``"closed"`` (the socket
+    closed before the room answered) or ``"address"`` (not a room address)."""
+
+    def __init__(self, message: str, why: str = "address") -> None:
+        super().__init__(message)
+        self.why = why
+        self.code: str | None = None
+
+    def event(self, base_url: str, room: str) -> Event:
+        """The ``unreachable`` event the screen words in the player's language."""
+        return {"type": "unreachable", "why": self.why, "server": base_url, "room": room}
+
+
+#: The close code the server gives a socket for a room it does not know (docs/protocol.md).
+NO_ROOM_CODE = 4004
+
+
+def _why(exc: BaseException) -> str:
+    """Which way a connection attempt failed (see :class:`RemoteError`)."""
+    if isinstance(exc, ConnectionRefusedError) or (
+        isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED
+    ):
+        return "refused"
+    code = getattr(exc, "code", None)
+    frame = getattr(exc, "rcvd", None)
+    if code == NO_ROOM_CODE or getattr(frame, "code", None) == NO_ROOM_CODE:
+        return "no_room"
+    return "closed"
 
 
 def split_room_url(url: str) -> tuple[str, str]:
@@ -84,13 +114,11 @@ class RemoteSession:
     async def _connect(self, token: str | None, since: int | None) -> Client:
         try:
             return await Client.connect(self.base_url, self.room_id, token=token, since=since)
-        except ClientError:
-            raise
-        except (ConnectionClosed, OSError, TimeoutError) as exc:
+        except (ClientError, WebSocketException, OSError, TimeoutError) as exc:
             # the server may close the socket (4004: no such room) before the client's
-            # own error handling sees it
+            # own error handling sees it, or answer with a Disconnected carrying the code
             where = f"room {self.room_id!r} at {self.base_url!r}"
-            raise RemoteError(f"cannot open {where}: {exc}") from exc
+            raise RemoteError(f"cannot open {where}: {exc}", _why(exc)) from exc
 
     def _client(self) -> Client:
         if self.client is None:
@@ -103,8 +131,10 @@ class RemoteSession:
     async def _send(self, send: Callable[[Client], Awaitable[T]]) -> T:
         try:
             return await send(self._client())
-        except ConnectionClosed as exc:
-            raise RemoteError(f"not connected to room {self.room_id!r}: {exc}") from exc
+        except (ConnectionClosed, Disconnected) as exc:
+            error = RemoteError(f"not connected to room {self.room_id!r}: {exc}", "offline")
+            error.code = "offline"  # worded by the screen, like the server's error codes
+            raise error from exc
 
     async def start(self, now: float) -> None:
         await self._send(lambda client: client.start())
@@ -125,12 +155,23 @@ class RemoteSession:
         return await self._send(lambda client: client.hint())
 
     async def close(self) -> None:
+        """Give up the seat (the others see the player leave at once), then hang up."""
         self._closing = True
         if self._resuming is not None:
             self._resuming.cancel()
             await asyncio.gather(self._resuming, return_exceptions=True)
-        if self.client is not None:
-            await self.client.close()
+        client = self.client
+        if client is None:
+            return
+        if client.closed is None and client.player is not None:
+            with contextlib.suppress(ConnectionClosed, ClientError):
+                await client.leave()
+        await client.close()
+
+    @property
+    def offline(self) -> bool:
+        """True while the socket is closed (reconnecting, or given up)."""
+        return self.client is None or self.client.closed is not None
 
     def poll(self, now: float) -> list[Event]:
         """The events of every update since the last poll, and the server's errors."""
@@ -145,11 +186,20 @@ class RemoteSession:
                 self._received = now
             elif message["type"] == "error":
                 events.append({"type": "error", **message})
+            elif message["type"] == "presence":
+                events.append(self._presence(client, message))
         if client.closed is not None and not self._closing and self._resuming is None:
-            reason = client.closed.reason or client.closed.code
-            events.append({"type": "reconnecting", "reason": reason})
+            events.append({"type": "reconnecting", "code": client.closed.code})
             self._resuming = asyncio.get_running_loop().create_task(self._resume(client))
         return events
+
+    @staticmethod
+    def _presence(client: Client, message: dict[str, Any]) -> Event:
+        """A seated player's connection came or went: mark it in the view until the next one."""
+        seat = client.seat(str(message.get("player")))
+        if seat is not None:
+            seat["connected"] = bool(message.get("connected"))
+        return dict(message)
 
     async def _resume(self, old: Client) -> None:
         """Get the seat back with its token; give up after the last of RETRY_DELAYS."""
@@ -164,17 +214,24 @@ class RemoteSession:
             self._pending.append({"type": "reconnected"})
             self._resuming = None
             return
-        self._pending.append({"type": "disconnected", "reason": "the server did not come back"})
+        self._pending.append({"type": "disconnected"})
 
     def view(self, now: float) -> dict[str, Any]:
         """The latest view from the server, its countdown and clock aged to ``now``."""
         state = self._state()
         if not state:
             return {"phase": "lobby", "mode": "multi", "table": [], "players": [], "deck": 0}
-        age = max(0.0, now - self._received)
+
+        # nothing moves while the socket is closed: the countdown and clock wait for the server
+        age = 0.0 if self.offline else max(0.0, now - self._received)
         left = state.get("deadline_in", state.get("deadline"))
         state["deadline_in"] = None if left is None else max(0.0, float(left) - age)
+        for player in state.get("players") or ():  # each fair-call wait, aged the same way
+            cooling = player.get("cooldown_in")
+            if isinstance(cooling, int | float):
+                player["cooldown_in"] = max(0.0, float(cooling) - age)
         if state.get("clock") is not None and state.get("phase") == "playing":
             state["clock"] = float(state["clock"]) + age
         state["you"] = self._client().player
+        state["link"] = f"{self.base_url}/room/{self.room_id}"
         return state

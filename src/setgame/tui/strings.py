@@ -1,319 +1,60 @@
-"""The terminal game's own words in English, Russian, Polish, Italian and German.
+"""The terminal game's words: every message comes from the gettext catalog
+(:mod:`setgame.catalog`); card names and the reasons a pick is not a set come
+from :mod:`setgame.i18n`.
 
-Card names and the reasons a pick is not a set come from :mod:`setgame.i18n`;
-this module holds only the screen's labels and messages.
-
->>> tr("deck", "de", count=12)
+>>> tr("Deck: {count}", "de", count=12)
 'Stapel: 12'
->>> tr("nope", "en")
-Traceback (most recent call last):
-...
-KeyError: "no UI string: 'nope'"
+>>> seconds_text(4.25, "ru")
+'4,2 с'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from setgame.i18n import check_language, explain_text
+from setgame.catalog import N_, check_language, format_number, gettext, ngettext
+from setgame.i18n import explain_text
 from setgame.sets import Flaw
 
-_EN: Final = {
-    "title": "SET",
-    "mode.solo": "solo",
-    "mode.practice": "practice",
-    "mode.multi": "match",
-    "deck": "Deck: {count}",
-    "clock": "Time: {clock}",
-    "round": "Round {round}/{rounds}",
-    "you": "You",
-    "bot": "bot",
-    "score": "{name}: {score}",
-    "locked": "locked",
-    "declared": "no set?",
-    "holds": "{name} holds the board: {seconds:.1f} s",
-    "your_turn": "You hold the board: pick three cards within {seconds:.1f} s",
-    "help.multi": "Space: call SET · keys: pick · n: no set · q: quit",
-    "help.solo": "keys: pick three cards · n: three more cards (costs a point) · q: quit",
-    "help.practice": "keys: pick three cards · h: hint · n: three more cards · q: quit",
-    "set_found": "{name} found a set: {cards}",
-    "you_found": "A set! {cards}",
-    "you_missed": "{cards}: {verdict}",
-    "they_missed": "{name}: {cards}: {verdict}",
-    "timed_out": "{name} picked nothing in time",
-    "penalty": "{name} loses a point.",
-    "lockout": "{name} is locked out until someone finds a set.",
-    "you_penalty": "You lose a point.",
-    "more_cards": "Three more cards",
-    "more_cards_cost": "Three more cards: you lose a point",
-    "no_set_said": "{name} says there is no set",
-    "call_first": "Press Space to call SET first",
-    "board_held": "{name} holds the board",
-    "locked_out": "You are locked out until someone finds a set.",
-    "already_declared": "You have already said there is no set",
-    "deck_empty": "The deck is empty: no more cards",
-    "table_full": "21 cards always hold a set",
-    "hint": "Hint: {cards}",
-    "hint_none": "No set on the table: press n for three more cards",
-    "no_hints": "Hints are for practice games",
-    "round_over": "Round over. Press Enter for the next round",
-    "match_over": "Game over. {winners} won.",
-    "solo_over": "Game over: {score} points in {clock}, {outcome}.",
-    "solo_won": "won",
-    "solo_lost": "not won: {left} more-cards penalties not cancelled",
-    "game_over": "Game over. Enter: play again · q: leave",
-    "lobby": "Waiting for the game to start. Press Enter to start",
-    "quit?": "Leave the game? (y/n)",
-    "yes": "y",
-    "connecting": "Connecting to {url}…",
-    "disconnected": "Connection lost: {reason}",
-    "reconnecting": "Connection lost ({reason}); reconnecting…",
-    "reconnected": "Connected again",
-    "stale_version": "The table changed: look again",
-    "not_seated": "You are watching: the seats are taken",
-    "error": "{message}",
+#: What the status bar calls each mode.
+MODE_NAMES: Final = {"solo": N_("solo"), "practice": N_("practice"), "multi": N_("match")}
+#: The keys to press, per mode.
+HELP_LINES: Final = {
+    "multi": N_("Space: call SET · keys: pick · n: no set · q: quit"),
+    "solo": N_("keys: pick three cards · n: three more cards (costs a point) · q: quit"),
+    "practice": N_("keys: pick three cards · h: hint · n: three more cards · q: quit"),
 }
-
-_RU: Final = {
-    "title": "SET",
-    "mode.solo": "одиночная игра",
-    "mode.practice": "тренировка",
-    "mode.multi": "партия",
-    "deck": "Колода: {count}",
-    "clock": "Время: {clock}",
-    "round": "Раунд {round}/{rounds}",
-    "you": "Вы",
-    "bot": "бот",
-    "score": "{name}: {score}",
-    "locked": "блок",
-    "declared": "сета нет?",
-    "holds": "{name} берёт карты: {seconds:.1f} с",
-    "your_turn": "Ваш ход: выберите три карты за {seconds:.1f} с",
-    "help.multi": "Пробел: «Сет!» · клавиши: карты · n: сета нет · q: выход",
-    "help.solo": "клавиши: три карты · n: ещё три карты (минус очко) · q: выход",
-    "help.practice": "клавиши: три карты · h: подсказка · n: ещё три карты · q: выход",
-    "set_found": "{name} нашёл сет: {cards}",
-    "you_found": "Сет! {cards}",
-    "you_missed": "{cards}: {verdict}",
-    "they_missed": "{name}: {cards}: {verdict}",
-    "timed_out": "{name} не успел выбрать карты",
-    "penalty": "{name} теряет очко.",
-    "lockout": "{name} пропускает, пока кто-то не найдёт сет.",
-    "you_penalty": "Вы теряете очко.",
-    "more_cards": "Ещё три карты",
-    "more_cards_cost": "Ещё три карты: минус одно очко",
-    "no_set_said": "{name}: сета нет",
-    "call_first": "Сначала нажмите пробел: «Сет!»",
-    "board_held": "Карты берёт {name}",
-    "locked_out": "Вы пропускаете, пока кто-то не найдёт сет.",
-    "already_declared": "Вы уже сказали, что сета нет",
-    "deck_empty": "Колода пуста: карт больше нет",
-    "table_full": "Среди 21 карты всегда есть сет",
-    "hint": "Подсказка: {cards}",
-    "hint_none": "Сета на столе нет: n — ещё три карты",
-    "no_hints": "Подсказки есть только в тренировке",
-    "round_over": "Раунд окончен. Enter: следующий раунд",
-    "match_over": "Игра окончена. Победа: {winners}.",
-    "solo_over": "Игра окончена: {score} очков за {clock}, {outcome}.",
-    "solo_won": "победа",
-    "solo_lost": "не выиграна: штрафов не отыграно: {left}",
-    "game_over": "Игра окончена. Enter: ещё раз · q: выход",
-    "lobby": "Ждём начала игры. Enter: начать",
-    "quit?": "Выйти из игры? (y/n)",
-    "yes": "y",
-    "connecting": "Подключение к {url}…",
-    "disconnected": "Соединение потеряно: {reason}",
-    "reconnecting": "Связь потеряна ({reason}); переподключение…",
-    "reconnected": "Снова на связи",
-    "stale_version": "Стол изменился: посмотрите ещё раз",
-    "not_seated": "Вы зритель: мест нет",
-    "error": "{message}",
+#: What the holder bar says between rounds.
+PHASE_LINES: Final = {
+    "lobby": N_("Waiting for the game to start. Press Enter to start"),
+    "round_over": N_("Round over. Press Enter for the next round"),
+    "match_over": N_("Game over. Enter: play again · q: leave"),
 }
-
-_PL: Final = {
-    "title": "SET",
-    "mode.solo": "gra solo",
-    "mode.practice": "trening",
-    "mode.multi": "partia",
-    "deck": "Talia: {count}",
-    "clock": "Czas: {clock}",
-    "round": "Runda {round}/{rounds}",
-    "you": "Ty",
-    "bot": "bot",
-    "score": "{name}: {score}",
-    "locked": "blokada",
-    "declared": "brak setu?",
-    "holds": "{name} wybiera karty: {seconds:.1f} s",
-    "your_turn": "Twój ruch: wybierz trzy karty w {seconds:.1f} s",
-    "help.multi": "Spacja: SET! · klawisze: karty · n: brak setu · q: wyjście",
-    "help.solo": "klawisze: trzy karty · n: trzy nowe karty (kosztuje punkt) · q: wyjście",
-    "help.practice": "klawisze: trzy karty · h: podpowiedź · n: trzy nowe karty · q: wyjście",
-    "set_found": "{name} znalazł SET: {cards}",
-    "you_found": "SET! {cards}",
-    "you_missed": "{cards}: {verdict}",
-    "they_missed": "{name}: {cards}: {verdict}",
-    "timed_out": "{name} nie wybrał kart na czas",
-    "penalty": "{name} traci punkt.",
-    "lockout": "{name} czeka, aż ktoś znajdzie SET.",
-    "you_penalty": "Tracisz punkt.",
-    "more_cards": "Trzy nowe karty",
-    "more_cards_cost": "Trzy nowe karty: tracisz punkt",
-    "no_set_said": "{name}: nie ma SETa",
-    "call_first": "Najpierw naciśnij spację: SET!",
-    "board_held": "Karty wybiera {name}",
-    "locked_out": "Czekasz, aż ktoś znajdzie SET.",
-    "already_declared": "Już powiedziałeś, że nie ma SETa",
-    "deck_empty": "Talia jest pusta: nie ma więcej kart",
-    "table_full": "Wśród 21 kart zawsze jest SET",
-    "hint": "Podpowiedź: {cards}",
-    "hint_none": "Na stole nie ma SETa: n — trzy nowe karty",
-    "no_hints": "Podpowiedzi są tylko w treningu",
-    "round_over": "Koniec rundy. Enter: następna runda",
-    "match_over": "Koniec gry. Wygrywa: {winners}.",
-    "solo_over": "Koniec gry: {score} pkt w {clock}, {outcome}.",
-    "solo_won": "wygrana",
-    "solo_lost": "przegrana: nieanulowane kary: {left}",
-    "game_over": "Koniec gry. Enter: jeszcze raz · q: wyjście",
-    "lobby": "Czekamy na początek gry. Enter: start",
-    "quit?": "Wyjść z gry? (y/n)",
-    "yes": "y",
-    "connecting": "Łączenie z {url}…",
-    "disconnected": "Utracono połączenie: {reason}",
-    "reconnecting": "Utracono połączenie ({reason}); łączenie…",
-    "reconnected": "Połączono ponownie",
-    "stale_version": "Stół się zmienił: spójrz jeszcze raz",
-    "not_seated": "Oglądasz: wszystkie miejsca są zajęte",
-    "error": "{message}",
-}
-
-_IT: Final = {
-    "title": "SET",
-    "mode.solo": "solitario",
-    "mode.practice": "allenamento",
-    "mode.multi": "partita",
-    "deck": "Mazzo: {count}",
-    "clock": "Tempo: {clock}",
-    "round": "Mano {round}/{rounds}",
-    "you": "Tu",
-    "bot": "bot",
-    "score": "{name}: {score}",
-    "locked": "fermo",
-    "declared": "niente SET?",
-    "holds": "{name} sceglie le carte: {seconds:.1f} s",
-    "your_turn": "Tocca a te: scegli tre carte entro {seconds:.1f} s",
-    "help.multi": "Spazio: SET! · tasti: carte · n: nessun SET · q: esci",
-    "help.solo": "tasti: tre carte · n: tre carte in più (costa un punto) · q: esci",
-    "help.practice": "tasti: tre carte · h: suggerimento · n: tre carte in più · q: esci",
-    "set_found": "{name} ha trovato un SET: {cards}",
-    "you_found": "SET! {cards}",
-    "you_missed": "{cards}: {verdict}",
-    "they_missed": "{name}: {cards}: {verdict}",
-    "timed_out": "{name} non ha scelto in tempo",
-    "penalty": "{name} perde un punto.",
-    "lockout": "{name} è fermo finché qualcuno non trova un SET.",
-    "you_penalty": "Perdi un punto.",
-    "more_cards": "Tre carte in più",
-    "more_cards_cost": "Tre carte in più: perdi un punto",
-    "no_set_said": "{name}: nessun SET",
-    "call_first": "Premi prima Spazio: SET!",
-    "board_held": "Le carte le sceglie {name}",
-    "locked_out": "Sei fermo finché qualcuno non trova un SET.",
-    "already_declared": "Hai già detto che non c'è nessun SET",
-    "deck_empty": "Il mazzo è vuoto: non ci sono altre carte",
-    "table_full": "21 carte contengono sempre un SET",
-    "hint": "Suggerimento: {cards}",
-    "hint_none": "Nessun SET sul tavolo: n per tre carte in più",
-    "no_hints": "I suggerimenti sono solo per l'allenamento",
-    "round_over": "Mano finita. Invio: mano successiva",
-    "match_over": "Partita finita. Vince: {winners}.",
-    "solo_over": "Partita finita: {score} punti in {clock}, {outcome}.",
-    "solo_won": "vinta",
-    "solo_lost": "non vinta: penalità non annullate: {left}",
-    "game_over": "Partita finita. Invio: gioca ancora · q: esci",
-    "lobby": "In attesa dell'inizio. Invio: inizia",
-    "quit?": "Lasciare la partita? (y/n)",
-    "yes": "y",
-    "connecting": "Connessione a {url}…",
-    "disconnected": "Connessione persa: {reason}",
-    "reconnecting": "Connessione persa ({reason}); mi riconnetto…",
-    "reconnected": "Di nuovo connesso",
-    "stale_version": "Il tavolo è cambiato: guarda di nuovo",
-    "not_seated": "Stai guardando: i posti sono occupati",
-    "error": "{message}",
-}
-
-_DE: Final = {
-    "title": "SET",
-    "mode.solo": "Solo",
-    "mode.practice": "Übung",
-    "mode.multi": "Partie",
-    "deck": "Stapel: {count}",
-    "clock": "Zeit: {clock}",
-    "round": "Runde {round}/{rounds}",
-    "you": "Du",
-    "bot": "Bot",
-    "score": "{name}: {score}",
-    "locked": "gesperrt",
-    "declared": "kein SET?",
-    "holds": "{name} nimmt Karten: {seconds:.1f} s",
-    "your_turn": "Du bist dran: wähle drei Karten in {seconds:.1f} s",
-    "help.multi": "Leertaste: SET! · Tasten: Karten · n: kein SET · q: Ende",
-    "help.solo": "Tasten: drei Karten · n: drei Karten mehr (kostet einen Punkt) · q: Ende",
-    "help.practice": "Tasten: drei Karten · h: Tipp · n: drei Karten mehr · q: Ende",
-    "set_found": "{name} hat ein SET gefunden: {cards}",
-    "you_found": "SET! {cards}",
-    "you_missed": "{cards}: {verdict}",
-    "they_missed": "{name}: {cards}: {verdict}",
-    "timed_out": "{name} hat nicht rechtzeitig gewählt",
-    "penalty": "{name} verliert einen Punkt.",
-    "lockout": "{name} ist gesperrt, bis jemand ein SET findet.",
-    "you_penalty": "Du verlierst einen Punkt.",
-    "more_cards": "Drei Karten mehr",
-    "more_cards_cost": "Drei Karten mehr: du verlierst einen Punkt",
-    "no_set_said": "{name}: kein SET da",
-    "call_first": "Erst die Leertaste drücken: SET!",
-    "board_held": "{name} nimmt gerade Karten",
-    "locked_out": "Du bist gesperrt, bis jemand ein SET findet.",
-    "already_declared": "Du hast schon gesagt, dass kein SET da ist",
-    "deck_empty": "Der Stapel ist leer: keine Karten mehr",
-    "table_full": "21 Karten enthalten immer ein SET",
-    "hint": "Tipp: {cards}",
-    "hint_none": "Kein SET auf dem Tisch: n für drei Karten mehr",
-    "no_hints": "Tipps gibt es nur im Übungsspiel",
-    "round_over": "Runde vorbei. Enter: nächste Runde",
-    "match_over": "Spiel vorbei. Gewonnen hat: {winners}.",
-    "solo_over": "Spiel vorbei: {score} Punkte in {clock}, {outcome}.",
-    "solo_won": "gewonnen",
-    "solo_lost": "nicht gewonnen: {left} Strafen nicht ausgeglichen",
-    "game_over": "Spiel vorbei. Enter: noch einmal · q: Ende",
-    "lobby": "Warten auf den Spielbeginn. Enter: Start",
-    "quit?": "Spiel verlassen? (y/n)",
-    "yes": "y",
-    "connecting": "Verbinde mit {url}…",
-    "disconnected": "Verbindung verloren: {reason}",
-    "reconnecting": "Verbindung verloren ({reason}); verbinde neu…",
-    "reconnected": "Wieder verbunden",
-    "stale_version": "Der Tisch hat sich geändert: schau noch einmal",
-    "not_seated": "Du schaust zu: die Plätze sind besetzt",
-    "error": "{message}",
-}
-
-STRINGS: Final[dict[str, dict[str, str]]] = {
-    "en": _EN,
-    "ru": _RU,
-    "pl": _PL,
-    "it": _IT,
-    "de": _DE,
-}
+#: The name the server and the local game give a bot ("Bot 2"), said in the player's language.
+_BOT_NAME: Final = re.compile(r"Bot (\d{1,2})")
 
 
-def tr(key: str, lang: str = "en", /, **fields: object) -> str:
-    """The UI string ``key`` in ``lang``, with ``fields`` filled in."""
-    table = STRINGS[check_language(lang)]
-    if key not in table:
-        raise KeyError(f"no UI string: {key!r}")
-    return table[key].format(**fields)
+def tr(message: str, lang: str = "en", /, **fields: object) -> str:
+    """``message`` (an English message id of the catalog) in ``lang``, ``fields`` filled in."""
+    return gettext(check_language(lang), message, **fields)
+
+
+def seconds_text(seconds: float, lang: str) -> str:
+    """Seconds with one decimal, as ``lang`` writes numbers: "4,2 с"."""
+    return tr("{seconds} s", lang, seconds=format_number(lang, seconds, 1))
+
+
+def player_name(player: Mapping[str, Any], you: object, lang: str) -> str:
+    """A player's name as the screen shows it: "you" for the viewer, bots in ``lang``."""
+    if player.get("id") == you:
+        return tr("You", lang)
+    name = str(player.get("name") or player.get("id"))
+    bot = _BOT_NAME.fullmatch(name)
+    if bot and (player.get("bot") or str(player.get("id", "")).startswith("bot")):
+        return tr("Bot {n}", lang, n=int(bot.group(1)))
+    return name
 
 
 def format_clock(seconds: float) -> str:
@@ -333,10 +74,7 @@ def format_clock(seconds: float) -> str:
 def player_names(view: Mapping[str, Any], lang: str) -> dict[str, str]:
     """Each player's name as the screen shows it: "you" for the viewer."""
     you = view.get("you")
-    return {
-        str(p["id"]): tr("you", lang) if p["id"] == you else str(p.get("name") or p["id"])
-        for p in view.get("players", [])
-    }
+    return {str(p["id"]): player_name(p, you, lang) for p in view.get("players", [])}
 
 
 def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str | None:
@@ -348,79 +86,200 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     cards = " ".join(event.get("cards") or ())
     mine = player is not None and player == view.get("you")
     if kind == "set_taken":
-        return (
-            tr("you_found", lang, cards=cards)
-            if mine
-            else tr("set_found", lang, name=name, cards=cards)
-        )
+        if mine:
+            return tr("A set! {cards}", lang, cards=cards)
+        return tr("{name} found a set: {cards}", lang, name=name, cards=cards)
     if kind == "wrong_call":
-        return _wrong_call(event, name, cards, mine, lang)
+        return _wrong_call(event, view, name, cards, mine, lang)
     if kind == "more_cards_asked":
-        key = (
-            "more_cards_cost"
-            if event.get("penalty") and view.get("mode") == "solo"
-            else "more_cards"
-        )
-        return tr(key, lang)
+        if event.get("penalty") and view.get("mode") == "solo":
+            return tr("Three more cards: you lose a point", lang)
+        return tr("Three more cards", lang)
     if kind == "cards_added" and event.get("why") != "request":
-        return tr("more_cards", lang)
+        return _cards_added(event, lang)
     if kind == "no_set_declared" and not mine:
-        return tr("no_set_said", lang, name=name)
+        return tr("{name} says there is no set", lang, name=name)
     if kind == "round_over" and view.get("phase") == "round_over":
-        return tr("round_over", lang)
+        # the holder bar says to press Enter: here, the round's scores (at the match's end
+        # the match's result says it all)
+        return _round_over(event, names, lang)
     if kind == "match_over":
-        return _match_over(event, view, names, lang)
+        return _match_over(event, names, lang)
     if kind == "error":
-        return error_message(event.get("code"), str(event.get("message")), lang)
-    if kind in ("disconnected", "reconnecting"):
-        return tr(str(kind), lang, reason=event.get("reason"))
+        return error_message(event.get("code"), str(event.get("message")), lang, view)
+    if kind == "left" and not mine:
+        return tr("{name} left the game", lang, name=name)
+    if kind == "presence" and not mine:
+        if event.get("connected"):
+            return tr("{name} is back", lang, name=name)
+        return tr("{name} lost the connection", lang, name=name)
+    if kind in ("disconnected", "reconnecting", "unreachable"):
+        return connection_message(event, lang)
     if kind == "reconnected":
-        return tr("reconnected", lang)
+        return tr("Connected again", lang)
     return None
 
 
-def _wrong_call(event: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str) -> str:
-    if event.get("reason") == "timeout":
-        text = tr("timed_out", lang, name=name)
-    else:
-        flaws = [Flaw(f["attribute"], f["common"], f["odd"]) for f in event.get("flaws") or ()]
-        verdict = explain_text(flaws, lang)
-        key = "you_missed" if mine else "they_missed"
-        text = tr(key, lang, name=name, cards=cards, verdict=verdict)
-    if event.get("point_lost"):
-        text += " " + (tr("you_penalty", lang) if mine else tr("penalty", lang, name=name))
-    if event.get("locked"):
-        text += " " + (tr("locked_out", lang) if mine else tr("lockout", lang, name=name))
+def connection_message(event: Mapping[str, Any], lang: str) -> str:
+    """What went wrong with the connection to a room, and what to do, without raw errors."""
+    kind, why = event.get("type"), event.get("why")
+    if kind == "reconnecting":
+        return tr("Connection to the server lost; reconnecting…", lang)
+    if kind == "disconnected":
+        return tr(
+            "The server did not come back. Press q to leave, and try again when it runs.", lang
+        )
+    server, room = event.get("server", ""), event.get("room", "")
+    if why == "refused":
+        return tr(
+            "No game server answers at {server}. Check the address, or start one with "
+            "“setgame serve”. Press q to leave.",
+            lang,
+            server=server,
+        )
+    if why == "no_room":
+        return tr(
+            "There is no room “{room}” on {server}: check the link, or create a new room. "
+            "Press q to leave.",
+            lang,
+            room=room,
+            server=server,
+        )
+    return tr(
+        "Could not connect to {server}: the connection was closed. Press q to leave, "
+        "and try again.",
+        lang,
+        server=server,
+    )
+
+
+def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
+    scores = event.get("scores")
+    if not isinstance(scores, Mapping) or not scores:
+        return tr("Round {round} over", lang, round=event.get("round", 1))
+    said = ", ".join(f"{names.get(str(pid), str(pid))} {score}" for pid, score in scores.items())
+    return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
+
+
+def _cards_added(event: Mapping[str, Any], lang: str) -> str:
+    """Three more cards; after a "no set" vote with a set on the table, which set it was."""
+    text = tr("Three more cards", lang)
+    missed = event.get("missed")
+    if missed:
+        cards = " ".join(str(code) for code in missed)
+        text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
     return text
 
 
-def _match_over(
-    event: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str], lang: str
+def _wrong_call(
+    event: Mapping[str, Any], view: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str
 ) -> str:
+    if event.get("reason") == "timeout":
+        text = tr("{name} picked nothing in time.", lang, name=name)
+    else:
+        flaws = [Flaw(f["attribute"], f["common"], f["odd"]) for f in event.get("flaws") or ()]
+        verdict = explain_text(flaws, lang)
+        if mine:
+            text = tr("{cards}: {verdict}", lang, cards=cards, verdict=verdict)
+        else:
+            text = tr("{name}: {cards}: {verdict}", lang, name=name, cards=cards, verdict=verdict)
+    penalty = []  # on a line of its own, under the explanation
+    if event.get("point_lost"):
+        penalty.append(
+            tr("You lose a point.", lang) if mine else tr("{name} loses a point.", lang, name=name)
+        )
+    if event.get("locked"):
+        penalty.append(lockout_text(view, name if not mine else None, lang))
+    wait = event.get("cooldown")
+    if isinstance(wait, int | float) and wait > 0:  # fair call: the others go first
+        seconds = seconds_text(float(wait), lang)
+        if mine:
+            penalty.append(tr("You may call again in {seconds}.", lang, seconds=seconds))
+        else:
+            penalty.append(
+                tr("{name} may call again in {seconds}.", lang, name=name, seconds=seconds)
+            )
+    return "\n".join([text, " ".join(penalty)]) if penalty else text
+
+
+def lockout_text(view: Mapping[str, Any], name: str | None, lang: str) -> str:
+    """Who is locked out (``None``: the viewer) and until when, by the room's lockout rule."""
+    settings = view.get("settings") or {}
+    cards_too = isinstance(settings, Mapping) and settings.get("lockout_lift") == "set_or_cards"
+    if name is None:
+        if cards_too:
+            return tr("You are locked out until someone finds a set or cards are added.", lang)
+        return tr("You are locked out until someone finds a set.", lang)
+    if cards_too:
+        return tr(
+            "{name} is locked out until someone finds a set or cards are added.", lang, name=name
+        )
+    return tr("{name} is locked out until someone finds a set.", lang, name=name)
+
+
+def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
     solo = event.get("solo")
     if solo is not None:
         clock = format_clock(float(solo.get("seconds") or 0.0))
         left = int(solo.get("penalties", 0)) - int(solo.get("cancelled", 0))
-        outcome = tr("solo_won", lang) if solo.get("won") else tr("solo_lost", lang, left=left)
-        return tr("solo_over", lang, score=solo.get("score", 0), clock=clock, outcome=outcome)
+        if solo.get("won"):
+            outcome = tr("won", lang)
+        else:
+            outcome = ngettext(
+                lang,
+                "not won: {n} more-cards penalty not cancelled",
+                "not won: {n} more-cards penalties not cancelled",
+                left,
+            )
+        score = int(solo.get("score", 0))
+        return ngettext(
+            lang,
+            "Game over: {n} point in {clock}, {outcome}.",
+            "Game over: {n} points in {clock}, {outcome}.",
+            score,
+            clock=clock,
+            outcome=outcome,
+        )
     winners = ", ".join(names.get(str(w), str(w)) for w in event.get("winners") or ())
-    return tr("match_over", lang, winners=winners)
+    return tr("Game over. {winners} won.", lang, winners=winners)
 
 
 #: Engine and server error codes the screen words itself; others show the error's text.
 _ERRORS: Final = {
-    "locked_out": "locked_out",
-    "not_holder": "call_first",
-    "already_declared": "already_declared",
-    "deck_empty": "deck_empty",
-    "table_full": "table_full",
-    "no_hints": "no_hints",
-    "stale_version": "stale_version",
-    "not_seated": "not_seated",
+    "not_holder": N_("Press Space to call SET first"),
+    "already_declared": N_("You have already said there is no set"),
+    "deck_empty": N_("The deck is empty: no more cards"),
+    "table_full": N_("21 cards always hold a set"),
+    "no_hints": N_("Hints are for practice games"),
+    "stale_version": N_("The table changed: look again"),
+    "not_seated": N_("You are watching: the seats are taken"),
+    "offline": N_("Not connected to the server: wait until it reconnects"),
 }
 
 
-def error_message(code: object, text: str, lang: str) -> str:
+def cooldown_left(view: Mapping[str, Any]) -> float | None:
+    """Seconds until the viewer may call again (fair call), from their player entry."""
+    you = view.get("you")
+    for player in view.get("players") or ():
+        if player.get("id") == you:
+            left = player.get("cooldown_in")
+            return float(left) if isinstance(left, int | float) and left > 0 else None
+    return None
+
+
+def error_message(code: object, text: str, lang: str, view: Mapping[str, Any] | None = None) -> str:
     """A refused action in words: ours for the codes we know, else the error's own text."""
-    key = _ERRORS.get(code) if isinstance(code, str) else None
-    return tr(key, lang) if key else tr("error", lang, message=text)
+    view = view or {}
+    if code == "locked_out":
+        return lockout_text(view, None, lang)
+    if code == "cooling_down":
+        left = cooldown_left(view)
+        if left is not None:
+            return tr(
+                "You called without a set: others may call first. Call again in {seconds}.",
+                lang,
+                seconds=seconds_text(float(left), lang),
+            )
+        return tr("You called without a set: others may call first.", lang)
+    message = _ERRORS.get(code) if isinstance(code, str) else None
+    return tr(message, lang) if message else text

@@ -1,85 +1,42 @@
 """Widgets of the terminal game. They hold no game state: each renders what it is given.
 
-A card is drawn with one glyph per symbol, the glyph telling shape and shading
-apart without color (◆ ◈ ◇, ● ◉ ○, ≋ ≈ ∿), in the card's color, with its key
-and its notation (``2RTD``) so a monochrome terminal loses nothing.
+A card (:mod:`setgame.tui.face`) shows its key and its notation (``2RTD``) beside
+symbols whose glyphs tell shape and shading apart, so a monochrome terminal loses nothing.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from setgame.cards import attributes, parse_card
+from setgame.cards import parse_card
+from setgame.catalog import pgettext
 from setgame.i18n import card_label
-from setgame.tui.strings import format_clock, tr
+from setgame.tui.face import COLORS, GLYPHS, card_glyphs, card_text, label_rows
+from setgame.tui.strings import (
+    HELP_LINES,
+    MODE_NAMES,
+    PHASE_LINES,
+    format_clock,
+    player_name,
+    seconds_text,
+    tr,
+)
 
-#: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
-GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))
-#: Symbol colors on the card's light face: red, green, purple.
-COLORS: Final = ("#d01c1c", "#0a8a2a", "#6d28b8")
 #: The key of each table position, in table order: digits, then letters that
 #: leave Space, h, n, q and y to the commands.
 KEYS: Final = "1234567890abcdefgijkl"
+__all__ = ["COLORS", "GLYPHS", "KEYS", "card_glyphs", "card_text"]
 ROWS: Final = 3
 BASE_COLUMNS: Final = 4
 MAX_COLUMNS: Final = 7
-
-
-def card_glyphs(code: str, gap: int = 1) -> tuple[str, str]:
-    """The symbols of a card and their color: ``card_glyphs("2RTD") == ("◈ ◈", "#d01c1c")``."""
-    number, color, shading, shape = attributes(parse_card(code))
-    return (" " * gap).join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
-
-
-def card_text(
-    code: str, key: str, width: int = 0, height: int = 0, label: str = "", mark: str = ""
-) -> Text:
-    """The face of a card in a ``width`` x ``height`` box: its key and notation, its
-    symbols below (spaced out when there is room), then ``label`` (the card in words)
-    when the box holds it, all centered. ``mark`` follows the notation: a picked card
-    shows ✔ and a hinted one ★, so neither depends on color.
-
-    >>> print(card_text("2RTD", "7", 16, 7, "two red striped diamonds").plain)
-    <BLANKLINE>
-         7  2RTD
-          ◈  ◈
-    <BLANKLINE>
-    two red striped
-        diamonds
-    >>> print(card_text("2RTD", "7", 8, mark=" ✔").plain)  # narrow: the key hugs the code
-    7 2RTD✔
-      ◈ ◈
-    """
-    badge, rest = f" {key} ", f" {code}{mark}"
-    if width and len(badge + rest) > width:
-        badge, rest = key, f" {code}{mark.strip()}"
-    top = badge + rest
-    span = max(width, len(top))
-    symbols, color = card_glyphs(code, gap=2 if span >= 14 else 1)
-    words = textwrap.wrap(label, span) if label and span >= 12 else []
-    if height < 5 or len(words) > height - 4:
-        words = []
-    lines = 2 + (1 + len(words) if words else 0)
-    text = Text(no_wrap=True, overflow="crop", end="")
-    text.append("\n" * max(0, (height - lines) // 2))
-    left = (span - len(top)) // 2
-    text.append(" " * left)
-    text.append(badge, style="bold reverse")
-    text.append(rest + "\n", style="bold")
-    text.append(symbols.center(span).rstrip(), style=f"bold {color}")
-    if words:
-        text.append("\n")
-        for line in words:
-            text.append("\n" + line.center(span).rstrip(), style="italic #555555")
-    return text
 
 
 class CardView(Widget):
@@ -91,12 +48,13 @@ class CardView(Widget):
         self.lang = lang
         self.code: str | None = None
         self.mark = ""
+        self._drawn_at = position  # the position (so the key) last drawn
 
     def show(self, code: str | None, *, selected: bool = False, hinted: bool = False) -> None:
         """Draw ``code`` (``None``: an empty place), marked as picked or hinted."""
         mark = " ✔" if selected else " ★" if hinted else ""
-        if (code, mark) != (self.code, self.mark):
-            self.code, self.mark = code, mark
+        if (code, mark, self.position) != (self.code, self.mark, self._drawn_at):
+            self.code, self.mark, self._drawn_at = code, mark, self.position
             self.refresh()
         self.set_class(code is None, "empty")
         self.set_class(selected, "selected")
@@ -107,24 +65,51 @@ class CardView(Widget):
             return Text("")
         width, height = self.content_size
         label = card_label(parse_card(self.code), self.lang)
-        return card_text(self.code, KEYS[self.position], width, height, label, self.mark)
+        fit = self._smallest_face()
+        rows = label_rows(fit[0], self.lang) if fit[0] >= 12 else 0
+        return card_text(
+            self.code, KEYS[self.position], width, height, label, self.mark, rows, fit=fit
+        )
+
+    def _smallest_face(self) -> tuple[int, int]:
+        """The smallest card of the table: every card is drawn as if it were that size
+        (rows may differ by a line), so symbols are the same size and on the same lines."""
+        sizes = [self.content_size]
+        table = next((a for a in self.ancestors if isinstance(a, TableGrid)), None)
+        if table is not None:
+            sizes += [v.content_size for v in table.query(CardView) if v.code and v.parent_shown]
+        return min(s.width for s in sizes), min(s.height for s in sizes)
+
+    @property
+    def parent_shown(self) -> bool:
+        return self.parent is not None and bool(self.parent.display)
 
 
-def slot_position(column: int, row: int) -> int:
+def slot_position(column: int, row: int, base: int = BASE_COLUMNS) -> int:
     """The table position shown at ``(column, row)``: the first twelve read row by row,
     3 rows of 4 (R06); each three cards more make a new column to the right (R11).
+    Fewer than twelve cards (the deck is out) read row by row in ``base`` columns.
 
     >>> [slot_position(c, 0) for c in range(7)], [slot_position(4, r) for r in range(3)]
     ([0, 1, 2, 3, 12, 15, 18], [12, 13, 14])
+    >>> [slot_position(c, r, 3) for r in range(3) for c in range(3)]
+    [0, 1, 2, 3, 4, 5, 6, 7, 8]
     """
-    if column < BASE_COLUMNS:
-        return row * BASE_COLUMNS + column
-    return BASE_COLUMNS * ROWS + (column - BASE_COLUMNS) * ROWS + row
+    if column < base:
+        return row * base + column
+    return base * ROWS + (column - base) * ROWS + row
+
+
+def base_columns(cards: int) -> int:
+    """Columns read row by row: four, fewer for fewer than twelve cards (nine: 3 x 3)."""
+    return max(1, min(BASE_COLUMNS, -(-cards // ROWS)))
 
 
 def columns_needed(cards: int) -> int:
-    """Columns for ``cards`` cards: four, and one more for each three past twelve."""
-    return BASE_COLUMNS + max(0, -(-(cards - BASE_COLUMNS * ROWS) // ROWS))
+    """Columns for ``cards`` cards: four (fewer below twelve), one more per three past twelve."""
+    if cards <= BASE_COLUMNS * ROWS:
+        return base_columns(cards)
+    return BASE_COLUMNS + -(-(cards - BASE_COLUMNS * ROWS) // ROWS)
 
 
 class TableGrid(Horizontal):
@@ -142,18 +127,14 @@ class TableGrid(Horizontal):
 
     def show(self, table: Sequence[str | None], selected: set[int], hinted: set[str]) -> None:
         """Lay out ``table`` (codes in table order), marking picked places and hinted cards."""
-        shown = columns_needed(len(table))
+        shown, base = columns_needed(len(table)), base_columns(len(table))
         for column in self.query(".column"):
-            column.display = int(str(column.id).rsplit("-", 1)[1]) < shown
-        for view in self.query(CardView):
-            code = table[view.position] if view.position < len(table) else None
-            view.show(code, selected=view.position in selected, hinted=code in hinted)
-
-
-def _player_name(player: Mapping[str, Any], you: str | None, lang: str) -> str:
-    if player.get("id") == you:
-        return tr("you", lang)
-    return str(player.get("name") or player.get("id"))
+            number = int(str(column.id).rsplit("-", 1)[1])
+            column.display = number < shown
+            for row, view in enumerate(column.query(CardView)):
+                view.position = slot_position(number, row, base)
+                code = table[view.position] if view.position < len(table) else None
+                view.show(code, selected=view.position in selected, hinted=code in hinted)
 
 
 class Scoreboard(Static):
@@ -182,17 +163,23 @@ def _score_entry(
 ) -> list[tuple[str, str]]:
     pid = player.get("id")
     mark = "▶ " if pid == holder else ""
-    name = _player_name(player, you, lang)
+    name = player_name(player, you, lang)
     style = "bold reverse" if pid == you else "bold"
-    if player.get("present") is False:
-        style = "dim strike"
-    parts = [(mark + tr("score", lang, name=name, score=player.get("score", 0)), style)]
+    gone = player.get("present") is False
+    offline = not gone and (player.get("connected") is False or player.get("away") is True)
+    if gone or offline:
+        style = "dim strike" if gone else "dim"
+    parts = [(mark + tr("{name}: {score}", lang, name=name, score=player.get("score", 0)), style)]
+    if gone:  # said in words too: dim and strike do not show on every terminal
+        parts.append((" [" + pgettext(lang, "player status", "left") + "]", "italic"))
+    elif offline:
+        parts.append((" [" + pgettext(lang, "player status", "offline") + "]", "italic"))
     if round_ > 1 and "total" in player:
         parts.append((f" (Σ {player['total']})", ""))
     if player.get("locked"):
-        parts.append((f" [{tr('locked', lang)}]", "italic"))
+        parts.append((" [" + tr("locked out", lang) + "]", "italic"))
     if player.get("declared"):
-        parts.append((f" [{tr('declared', lang)}]", "italic"))
+        parts.append((" [" + tr("no set?", lang) + "]", "italic"))
     return parts
 
 
@@ -200,15 +187,20 @@ class StatusBar(Static):
     """Mode, cards left in the deck, the clock and the round."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
-        parts = [tr("title", lang) + " · " + tr(f"mode.{view.get('mode', 'solo')}", lang)]
-        parts.append(tr("deck", lang, count=view.get("deck", 0)))
-        parts.append(tr("clock", lang, clock=format_clock(float(view.get("clock") or 0.0))))
+        mode = MODE_NAMES.get(str(view.get("mode")), MODE_NAMES["solo"])
+        parts = [tr("SET", lang) + " · " + tr(mode, lang)]
+        parts.append(tr("Deck: {count}", lang, count=view.get("deck", 0)))
+        parts.append(tr("Time: {clock}", lang, clock=format_clock(float(view.get("clock") or 0.0))))
         if view.get("rounds", 1) > 1:
-            parts.append(tr("round", lang, round=view.get("round", 1), rounds=view["rounds"]))
+            parts.append(
+                tr(
+                    "Round {round}/{rounds}",
+                    lang,
+                    round=view.get("round", 1),
+                    rounds=view["rounds"],
+                )
+            )
         self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
-
-
-_PHASE_LINES: Final = {"lobby": "lobby", "round_over": "round_over", "match_over": "game_over"}
 
 
 class HolderBar(Static):
@@ -219,26 +211,61 @@ class HolderBar(Static):
         phase = view.get("phase", "playing")
         if phase != "playing":
             self.set_class(False, "holding")
-            self.update(Text(tr(_PHASE_LINES.get(phase, "lobby"), lang), no_wrap=True))
+            text = tr(PHASE_LINES.get(phase, PHASE_LINES["lobby"]), lang)
+            if phase == "lobby" and view.get("link"):  # an online room: how others come in
+                text += "\n" + tr("Others join with this link: {link}", lang, link=view["link"])
+            self.update(Text(text))  # wrapped, not cut: the link must be whole
             return
         if holder is None or deadline is None:
-            mode = view.get("mode", "solo")
+            keys = HELP_LINES.get(view.get("mode", "solo"), HELP_LINES["solo"])
             self.set_class(False, "holding")
-            self.update(Text(tr(f"help.{mode}", lang), no_wrap=True, overflow="ellipsis"))
+            self.update(
+                Text(
+                    tr(keys, lang),
+                    no_wrap=True,
+                    overflow="ellipsis",
+                )
+            )
             return
         self.set_class(True, "holding")
         if holder == view.get("you"):
-            line = tr("your_turn", lang, seconds=float(deadline))
+            line = tr(
+                "You hold the board: pick three cards within {seconds}",
+                lang,
+                seconds=seconds_text(float(deadline), lang),
+            )
         else:
             players = {p.get("id"): p for p in view.get("players", [])}
-            name = _player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
-            line = tr("holds", lang, name=name, seconds=float(deadline))
+            name = player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
+            line = tr(
+                "{name} holds the board: {seconds}",
+                lang,
+                name=name,
+                seconds=seconds_text(float(deadline), lang),
+            )
         self.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
 
 
-class MessageBar(Static):
-    """The last thing that happened: a set found, why a pick was no set, a penalty."""
+#: Messages of one moment shown together, the latest last.
+MESSAGES_KEPT: Final = 3
 
-    def say(self, message: str, *, warning: bool = False) -> None:
-        self.set_class(warning, "warning")
-        self.update(Text(message))
+
+class MessageBar(Static):
+    """What just happened: a set found, why a pick was no set and its penalty. It grows
+    to hold every word of it (the table gives up the lines), one message a paragraph."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.said: list[str] = []
+
+    def say(self, message: str, *, warning: bool = False, keep: bool = False) -> None:
+        """Show ``message``; ``keep``: below the messages already shown, not instead."""
+        # a burst (a reconnection's missed events) keeps its latest few: the table stays
+        self.said = [*self.said, message][-MESSAGES_KEPT:] if keep else [message]
+        self.set_class(warning or (keep and self.has_class("warning")), "warning")
+        self.update(Content("\n".join(self.said)))  # Content: wrapped to the bar's own width
+
+    def clear(self) -> None:
+        self.said = []
+        self.set_class(False, "warning")
+        self.update("")

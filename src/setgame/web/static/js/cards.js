@@ -72,8 +72,9 @@ export function cardSVG(code) {
   svg.append(g);
   const mark = document.createElementNS(NS, "text");
   mark.setAttribute("class", `cbmark c${color}`);
-  mark.setAttribute("x", "-46");
-  mark.setAttribute("y", "-21");
+  // In the top-left corner, left of x = -39 where a three-symbol card's first symbol begins.
+  mark.setAttribute("x", "-49");
+  mark.setAttribute("y", "-23");
   mark.dataset.color = color;
   svg.append(mark);
   return svg;

@@ -5,14 +5,72 @@ export const LANGS = ["en", "ru", "pl", "it", "de"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
 
 let strings = {};
-let words = { cards: {}, flaws: {} };
+let words = { cards: {}, flaws: {}, attributes: [] };
 
 export const lang = () => document.documentElement.lang || "en";
 
+// The messages come from the server's gettext catalogs (/i18n/<lang>.json): each key
+// has its text, or for a plural key the list of the language's gettext forms, and
+// `plural` maps each Intl.PluralRules category to the index of its form.
+let plural = { other: 0 };
+let pluralRules = null;
+
+const fill = (text, vars) =>
+  text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+
 // t("room.holds", {name: "Ann"}): the string in the page language, {name} filled in.
 export function t(key, vars = {}) {
-  const text = strings[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  const text = strings[key];
+  return fill(typeof text === "string" ? text : key, vars);
+}
+
+// tn("res.sets.one", "res.sets.other", 5, {time}): the form for n, with {n} filled in as
+// the language writes numbers. Extracted for the catalog as a plural message.
+export function tn(one, other, n, vars = {}) {
+  const forms = strings[one];
+  let text = n === 1 ? one : other;
+  if (Array.isArray(forms) && forms.length) {
+    pluralRules ||= new Intl.PluralRules(lang());
+    const index = plural[pluralRules.select(n)] ?? plural.other ?? 0;
+    text = forms[Math.min(index, forms.length - 1)];
+  }
+  return fill(text, { n: fmt(n, 0), ...vars });
+}
+
+// N_("err.room_full"): marks a key for the catalog where the code picks it at run time.
+export const N_ = (key) => key;
+
+// Keys the pages pick at run time, marked for the catalog.
+export const PHASES = {
+  lobby: N_("phase.lobby"),
+  playing: N_("phase.playing"),
+  round_over: N_("phase.round_over"),
+  match_over: N_("phase.match_over"),
+};
+export const MODES = { multi: N_("mode.multi"), solo: N_("mode.solo"), practice: N_("mode.practice") };
+
+// A number as the page language writes it, with `digits` decimals: fmt(5, 1) is "5,0" in Russian.
+export function fmt(value, digits = 0) {
+  return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+// A player's name as shown: the server names bots "Bot 2"; say that in the page language.
+export function displayName(player) {
+  const bot = /^Bot (\d{1,2})$/.exec(player?.name ?? "");
+  return bot && player.bot ? t("bot.name", { n: fmt(Number(bot[1])) }) : (player?.name ?? "");
+}
+
+export const attributes = () => words.attributes;
+
+const DECKS = { full: N_("deck.full"), beginner: N_("deck.beginner") };
+
+// A deck setting in words: "full", "beginner", or one attribute value such as "color=R" (R16).
+export function deckName(spec) {
+  if (DECKS[spec]) return t(DECKS[spec]);
+  const [name, letter] = String(spec).split("=");
+  const attr = words.attributes.find((a) => a.name === name);
+  const i = attr ? attr.letters.indexOf((letter || "").toUpperCase()) : -1;
+  return i < 0 ? spec : t("deck.one", { attr: attr.label, value: attr.words[i] });
 }
 
 export function cardLabel(code) {
@@ -80,12 +138,16 @@ function systemDark() {
   return matchMedia("(prefers-color-scheme: dark)").matches;
 }
 
+const darkTheme = () => (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
+
 function applyLook() {
   const root = document.documentElement;
   const theme = pref("theme", "");
   if (theme) root.dataset.theme = theme;
   else delete root.dataset.theme;
   root.classList.toggle("cb", pref("colorblind", "0") === "1");
+  // The theme button is a toggle for the dark theme: pressed while the page is dark.
+  document.querySelector("[data-control=theme]")?.setAttribute("aria-pressed", String(darkTheme()));
 }
 
 // Tone for game moments; silent unless the player turned sound on.
@@ -134,10 +196,10 @@ function buildHeader() {
   for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
   select.addEventListener("change", () => chooseLanguage(select.value));
   header.querySelector("[data-control=theme]").addEventListener("click", () => {
-    const dark = (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
-    setPref("theme", dark ? "light" : "dark");
+    setPref("theme", darkTheme() ? "light" : "dark");
     applyLook();
   });
+  matchMedia("(prefers-color-scheme: dark)").addEventListener?.("change", applyLook);
   toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
   toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
 }
@@ -147,11 +209,13 @@ export async function init({ cards = false } = {}) {
   applyLook();
   const code = lang();
   const [ui, w] = await Promise.all([
-    fetchJSON(`/static/i18n/${code}.json`),
+    fetchJSON(`/i18n/${code}.json`),
     cards ? fetchJSON(`/api/words/${code}`) : null,
   ]);
-  strings = ui || (await fetchJSON("/static/i18n/en.json")) || {};
-  if (w) words = { cards: w.cards || {}, flaws: w.flaws || {} };
+  const catalog = ui || (await fetchJSON("/i18n/en.json")) || {};
+  strings = catalog.messages || {};
+  plural = catalog.plural || plural;
+  if (w) words = { cards: w.cards || {}, flaws: w.flaws || {}, attributes: w.attributes || [] };
   setPref("lang", code);
   buildHeader();
   applyI18n();

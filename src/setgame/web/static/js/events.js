@@ -1,7 +1,7 @@
 // Game events (see src/setgame/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
-import { cardLabel, flawText, t } from "./common.js";
+import { cardLabel, flawText, fmt, t, tn } from "./common.js";
 
 const labels = (codes) => (codes || []).map(cardLabel).join(", ");
 
@@ -11,10 +11,23 @@ function wrongText(ev, who) {
   const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
+  // A point penalty with no set won yet: say why nothing was lost.
+  else if (ev.penalty === "point" || ev.penalty === "both") costs.push(t("ev.nopoint"));
   if (ev.locked) costs.push(t("ev.lockedout"));
+  // Fair call (this project's own rule): the caller waits before calling again.
+  if (ev.cooldown > 0) costs.push(t("ev.cooldown", { seconds: t("unit.seconds", { n: fmt(ev.cooldown, 1) }) }));
   const cost = capital(costs.join(", ") || t("ev.nopenalty"));
-  if (ev.reason === "timeout") return `${t("ev.late", { name: who })}. ${cost}.`;
-  return `${t("ev.wrong", { name: who })}: ${why}. ${cost}.`;
+  // Messages are looked up outside template literals, where the catalog's extractor sees them.
+  if (ev.reason === "timeout") return [t("ev.late", { name: who }), ". ", cost, "."].join("");
+  return [t("ev.wrong", { name: who }), ": ", why, ". ", cost, "."].join("");
+}
+
+// Three more cards; after a "no set" vote with a set on the table, the set that was missed.
+function addedText(ev) {
+  const added = tn("ev.added.one", "ev.added.other", (ev.table || []).length);
+  if (!ev.missed?.length) return added;
+  const missed = t("ev.missed", { cards: labels(ev.missed) });
+  return `${added}. ${missed}`;
 }
 
 const TEXTS = {
@@ -25,12 +38,12 @@ const TEXTS = {
     text: t("ev.round", { n: ev.round, of: ev.rounds, name: ctx.nameOf(ev.dealer) }),
   }),
   called: (ev, who) => ({ text: t("ev.called", { name: who }), kind: "call" }),
-  more_cards_asked: (ev) => ({ text: t("ev.more", { n: ev.penalty }) }),
+  more_cards_asked: (ev) => ({ text: tn("ev.more.one", "ev.more.other", ev.penalty ?? 0) }),
   no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
-  set_taken: (ev, who) => ({ text: `${t("ev.set", { name: who })}: ${labels(ev.cards)}`, kind: "good" }),
+  set_taken: (ev, who) => ({ text: [t("ev.set", { name: who }), labels(ev.cards)].join(": "), kind: "good" }),
   wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
-  cards_added: (ev) => ({ text: t("ev.added", { n: (ev.table || []).length }) }),
+  cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
   match_over: (ev, who, ctx) => ({
     text: t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),

@@ -1,7 +1,7 @@
 // The home page: the create-game form (every room setting of docs/protocol.md)
 // and the list of public rooms to join or watch.
 
-import { el, init, t } from "./common.js";
+import { attributes, el, init, MODES, PHASES, t } from "./common.js";
 
 const form = document.querySelector("#create");
 
@@ -26,10 +26,14 @@ function applyPreset(name) {
 // opponents to vote with, call, or be locked out against.
 function syncForm() {
   const multi = form.elements.mode.value === "multi";
+  // Practice has no penalty at all (a wrong pick costs nothing there).
+  form.elements.penalty.closest("label").hidden = form.elements.mode.value === "practice";
   for (const name of ["no_set", "pick_seconds", "rounds", "bots", "bot_level"]) {
     form.elements[name].closest("label").hidden = !multi;
   }
   form.elements.bot_level.closest("label").hidden = !multi || form.elements.bots.value === "0";
+  const lockout = ["lockout", "both"].includes(form.elements.penalty.value);
+  form.elements.lockout_lift.closest("label").hidden = !multi || !lockout;
   form.elements.level_out.value = form.elements.bot_level.value;
 }
 
@@ -37,7 +41,7 @@ function settings() {
   const f = form.elements;
   const body = {
     mode: f.mode.value,
-    penalty: f.penalty.value,
+    penalty: f.mode.value === "practice" ? "none" : f.penalty.value,
     deck: f.deck.value,
     public: f.public.checked,
   };
@@ -49,6 +53,10 @@ function settings() {
       bots: Number(f.bots.value),
       bot_level: Number(f.bot_level.value),
     });
+    // Sent only when it is not the default, the lockout of 002 and 000's option.
+    if (["lockout", "both"].includes(body.penalty) && f.lockout_lift.value !== "set") {
+      body.lockout_lift = f.lockout_lift.value;
+    }
   }
   return body;
 }
@@ -67,7 +75,7 @@ async function create(e) {
     if (!res.ok) throw new Error(data.message || data.error || `HTTP ${res.status}`);
     location.assign(data.url);
   } catch (err) {
-    error.textContent = `${t("home.failed")}: ${err.message}`;
+    error.textContent = [t("home.failed"), err.message].join(": ");
   }
 }
 
@@ -77,9 +85,9 @@ function roomRow(room) {
   return el(
     "tr",
     {},
-    el("td", { text: t(`mode.${room.mode}`) }),
+    el("td", { text: t(MODES[room.mode] ?? "mode.multi") }),
     el("td", { text: (room.players || []).join(", ") || "—" }),
-    el("td", { text: t(`phase.${room.phase}`) }),
+    el("td", { text: t(PHASES[room.phase] ?? "phase.undefined") }),
     el(
       "td",
       { class: "go" },
@@ -101,7 +109,21 @@ async function refresh() {
   }
 }
 
-await init();
+// The single-attribute decks of R16 ("color=R": the 27 red cards), named in the page language.
+function addDecks() {
+  const select = form.elements.deck;
+  for (const attr of attributes()) {
+    const group = el("optgroup", { label: attr.label });
+    attr.letters.forEach((letter, i) => {
+      const text = t("deck.one", { attr: attr.label, value: attr.words[i] });
+      group.append(new Option(text, `${attr.name}=${letter}`));
+    });
+    select.append(group);
+  }
+}
+
+await init({ cards: true });
+addDecks();
 for (const b of document.querySelectorAll("[data-preset]")) {
   b.addEventListener("click", () => applyPreset(b.dataset.preset));
 }

@@ -32,6 +32,11 @@ export class Connection {
     }
   }
 
+  // After a reload: resume from the version the page saw before (the missed events come back).
+  resumeFrom(version) {
+    if (this.version === null && Number.isInteger(version)) this.version = version;
+  }
+
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.room)}`);

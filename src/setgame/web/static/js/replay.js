@@ -10,6 +10,7 @@ const $ = (sel) => document.querySelector(sel);
 let steps = [];
 let at = 0;
 let timer = null;
+let startAt = 0;
 
 function nameOf(id, state) {
   return state?.players?.find((p) => p.id === id)?.name ?? id ?? "";
@@ -32,7 +33,7 @@ function show(i) {
   if (!step) return;
   const state = step.state || {};
   renderTable($("#rtable"), state.table || [], { attr: "data-code", keys: false });
-  $("#rdeck").textContent = `${t("room.deck")}: ${state.deck ?? 0}`;
+  $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");
   $("#rscores").replaceChildren(
     ...(state.players || []).map((p) =>
       el(
@@ -47,6 +48,22 @@ function show(i) {
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   $("#scrub").value = String(at);
   $("#stepno").textContent = `${at + 1} / ${steps.length}`;
+  $("#rtime").textContent = formatTime((step.at ?? startAt) - startAt);
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The steps to show: the seats taken before the deal show no table, so they join the
+// deal's step (its events list them) instead of opening the replay on an empty table.
+function playable(all) {
+  const first = all.findIndex((step) => (step.state?.table || []).length > 0);
+  if (first <= 0) return all;
+  const before = all.slice(0, first).flatMap((step) => step.events || []);
+  const deal = { ...all[first], events: [...before, ...(all[first].events || [])] };
+  return [deal, ...all.slice(first + 1)];
 }
 
 function play() {
@@ -74,9 +91,16 @@ function bind() {
     b.addEventListener("click", () => MOVES[b.dataset.step]());
   }
   $("#scrub").addEventListener("input", (e) => show(Number(e.target.value)));
+  const keys = {
+    ArrowRight: () => show(at + 1),
+    ArrowLeft: () => show(at - 1),
+    Home: () => show(0),
+    End: () => show(steps.length - 1),
+  };
   document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") show(at + 1);
-    if (e.key === "ArrowLeft") show(at - 1);
+    if (!keys[e.key] || e.target.closest?.("select, input")) return; // the slider has its own keys
+    e.preventDefault(); // Home/End would also scroll the page or move the slider twice
+    keys[e.key]();
   });
 }
 
@@ -87,9 +111,10 @@ try {
   const res = await fetch(`/api/games/${encodeURIComponent(game)}/replay`);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   const data = await res.json();
-  steps = data.events || [];
+  steps = playable(data.events || []);
+  startAt = steps[0]?.at ?? 0;
   $("#scrub").max = String(Math.max(0, steps.length - 1));
   show(0);
 } catch (err) {
-  $("#rerror").textContent = `${t("replay.failed")}: ${err.message}`;
+  $("#rerror").textContent = [t("replay.failed"), err.message].join(": ");
 }

@@ -2,11 +2,21 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, getPref, init, setPref, t } from "./common.js";
+import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
-import { indexForKey, renderTable } from "./table.js";
+import {
+  chooseLayout,
+  indexForEvent,
+  isKey,
+  LAYOUT_NAMES,
+  labelOf,
+  layoutChoice,
+  loadLayout,
+} from "./keys.js";
+import { relabelKeys, renderTable } from "./table.js";
 import { renderResults, renderScores } from "./scores.js";
+import { EventLog } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -22,17 +32,64 @@ let deadlineAt = null;
 let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
+const history = new EventLog(room);
+let cooldownAt = null; // when this player may call again (fair call), on performance.now()
+
+// Keys the page picks at run time, marked for the catalog.
+const PENALTIES = {
+  point: N_("penalty.point"),
+  lockout: N_("penalty.lockout"),
+  both: N_("penalty.both"),
+  none: N_("penalty.none"),
+};
+const ERRORS = {
+  board_held: N_("err.board_held"),
+  not_holder: N_("err.not_holder"),
+  locked_out: N_("err.locked_out"),
+  not_on_table: N_("err.not_on_table"),
+  not_playing: N_("err.not_playing"),
+  already_declared: N_("err.already_declared"),
+  deck_empty: N_("err.deck_empty"),
+  table_full: N_("err.table_full"),
+  auto_deal: N_("err.auto_deal"),
+  bad_name: N_("err.bad_name"),
+  room_full: N_("err.room_full"),
+  bad_phase: N_("err.bad_phase"),
+  expired: N_("err.expired"),
+  rate_limited: N_("err.rate_limited"),
+  stale_version: N_("err.stale_version"),
+  no_set_on_table: N_("err.no_set_on_table"),
+  no_hints: N_("err.no_hints"),
+  not_seated: N_("err.not_seated"),
+  room_closed: N_("err.room_closed"),
+  no_call: N_("err.no_call"),
+  already_seated: N_("err.already_seated"),
+};
+const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
+// How far the share link reaches (the server's guess, see app.share_origin).
+const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
 const me = () => state?.players?.find((p) => p.id === you) || null;
-const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? id ?? "";
+const nameOf = (id) => {
+  const player = state?.players?.find((p) => p.id === id);
+  return player ? displayName(player) : (id ?? "");
+};
+// Lockouts lift on a set only (002, 000's option) or also on added cards (003).
+const liftsOnCards = () => state?.settings?.lockout_lift === "set_or_cards";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
 
+// The banner keeps its height whatever it says (the table under it must not move):
+// a text too long for two lines gets a smaller font, then is cut; the log has it whole.
 function setBanner(text, kind = "", ms = 0) {
   const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = `banner ${kind}`;
   bannerUntil = ms ? performance.now() + ms : 0;
+  if (banner.textContent === text && banner.dataset.kind === kind) return;
+  banner.textContent = text;
+  banner.title = text;
+  banner.dataset.kind = kind;
+  banner.className = `banner ${kind}`;
+  if (banner.scrollHeight > banner.clientHeight + 1) banner.classList.add("long");
 }
 
 function log(text, kind = "") {
@@ -40,6 +97,17 @@ function log(text, kind = "") {
   const list = $("#log");
   list.prepend(Object.assign(document.createElement("li"), { textContent: text, className: kind }));
   while (list.children.length > 30) list.lastChild.remove();
+}
+
+const context = () => ({ nameOf, you, penalty: state?.settings?.penalty });
+
+// The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
+function restoreLog() {
+  $("#log").replaceChildren();
+  for (const ev of history.events()) {
+    const text = describe(ev, context());
+    log(text.text, text.kind);
+  }
 }
 
 // --- rendering --------------------------------------------------------------
@@ -78,27 +146,41 @@ function renderActions() {
   show("hint", seated && state.mode === "practice" && playing());
   show("again", seated && phase === "match_over");
   show("leave", seated && phase !== "match_over");
-  $("#noset-label").textContent = t(multi ? "room.noset" : "room.more");
+  $("#noset-label").textContent = multi ? t("room.noset") : t("room.more");
   $("#join").hidden = seated;
 }
 
 function renderStatus() {
   const s = state;
-  $("#phase").textContent = t(`phase.${s.phase}`);
-  const dealer = s.dealer ? ` · ${t("room.dealer", { name: nameOf(s.dealer) })}` : "";
-  $("#round").textContent =
-    s.rounds > 1 && s.round ? `· ${t("room.round", { n: s.round, of: s.rounds })}${dealer}` : "";
-  const rules = [t(`mode.${s.mode}`)];
-  if (s.mode !== "practice") rules.push(t(`penalty.${s.settings?.penalty}`));
-  if (s.settings?.deck === "beginner") rules.push(t("deck.beginner"));
+  $("#phase").textContent = t(PHASES[s.phase] ?? "phase.undefined");
+  const dealer = s.dealer ? [" · ", t("room.dealer", { name: nameOf(s.dealer) })].join("") : "";
+  const round = t("room.round", { n: s.round, of: s.rounds });
+  $("#round").textContent = s.rounds > 1 && s.round ? ["· ", round, dealer].join("") : "";
+  const rules = [t(MODES[s.mode] ?? "mode.multi")];
+  if (s.mode !== "practice" && PENALTIES[s.settings?.penalty]) rules.push(t(PENALTIES[s.settings.penalty]));
+  if (s.mode === "multi" && ["lockout", "both"].includes(s.settings?.penalty)) {
+    rules.push(liftsOnCards() ? t("lockout_lift.set_or_cards") : t("lockout_lift.set"));
+  }
+  if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
+  $("#settings").title = $("#settings").textContent;
+  renderWatchers();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
   deck.textContent = String(s.deck ?? 0);
   deadlineAt = s.holder ? performance.now() + secondsLeft(s) * 1000 : null;
   clockBase = typeof s.clock === "number" ? [s.clock, performance.now()] : null;
-  const votes = (s.players || []).filter((p) => p.declared).map((p) => p.name);
+  const cooling = (s.players || []).find((p) => p.id === you)?.cooldown_in; // fair call
+  cooldownAt = typeof cooling === "number" && cooling > 0 ? performance.now() + cooling * 1000 : null;
+  const votes = (s.players || []).filter((p) => p.declared).map(displayName);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// How many watch without a seat, in the status line (its title holds the whole line).
+function renderWatchers() {
+  const watching = state?.watchers || 0;
+  $("#watchers").textContent = watching ? ["·", t("room.watchers", { n: fmt(watching) })].join(" ") : "";
+  $(".roombar .status").title = $(".roombar .status").textContent.trim();
 }
 
 // The view gives the seconds left as `deadline_in`; without it, a fresh call
@@ -127,9 +209,9 @@ function tick() {
   if (!state) return;
   const now = performance.now();
   if (state.holder && deadlineAt !== null) {
-    const left = Math.max(0, (deadlineAt - now) / 1000).toFixed(1);
+    const left = t("unit.seconds", { n: fmt(Math.max(0, (deadlineAt - now) / 1000), 1) });
     const who = state.holder === you ? t("room.youhold") : t("room.holds", { name: nameOf(state.holder) });
-    setBanner(`${who} ${left} s`, state.holder === you ? "mine" : "held");
+    setBanner(`${who} ${left}`, state.holder === you ? "mine" : "held");
   } else if (bannerUntil && now > bannerUntil) {
     setBanner("");
   } else if (!bannerUntil && !state.holder) {
@@ -137,22 +219,33 @@ function tick() {
   }
   if (clockBase && state.mode !== "multi") {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
-    $("#clock").textContent = `${t("room.time")} ${formatTime(clockBase[0] + running)}`;
+    $("#clock").textContent = [t("room.time"), formatTime(clockBase[0] + running)].join(" ");
   }
 }
 
 function idleText() {
   if (!state) return "";
-  if (state.phase === "lobby") return t(you ? "room.waitstart" : "room.watching");
+  if (state.phase === "lobby") return you ? t("room.waitstart") : t("room.watching");
   if (state.phase === "round_over") return t("room.roundover");
   if (state.phase === "match_over") return t("room.matchover");
-  if (me()?.locked) return t("room.locked");
+  if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
   return solo() ? t("room.findsolo") : t("room.find");
 }
 
 function formatTime(seconds) {
   const s = Math.floor(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// A refused action in the page language; codes the page does not know keep the server's text.
+function errorText(msg) {
+  if (msg.code === "cooling_down") {
+    const left = cooldownAt === null ? 0 : (cooldownAt - performance.now()) / 1000;
+    if (left <= 0) return t("err.cooling_down");
+    return t("err.cooling_down_in", { seconds: t("unit.seconds", { n: fmt(left, 1) }) });
+  }
+  if (msg.code === "locked_out" && liftsOnCards()) return t("err.locked_out_or_cards");
+  return ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message;
 }
 
 // --- actions ----------------------------------------------------------------
@@ -190,20 +283,40 @@ function choose(code) {
   sendPick();
 }
 
+// Keys by physical position (e.code), so that Q selects the same card under any layout.
 function onKey(e) {
-  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === " ") {
+  if (e.target.closest?.("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (isKey(e, "Space")) {
     e.preventDefault();
     call();
-  } else if (e.key === "n" || e.key === "N") {
+  } else if (isKey(e, "KeyN")) {
     if (!act("no-set").hidden && !act("no-set").disabled) ask("no_set");
-  } else if (e.key === "h" || e.key === "H") {
+  } else if (isKey(e, "KeyH")) {
     if (!act("hint").hidden) ask("hint");
   } else {
-    const i = indexForKey(e.key);
+    const i = indexForEvent(e);
     const code = state?.table?.[i];
     if (i >= 0 && code) choose(code);
   }
+}
+
+// The key labels on the buttons and cards, in the chosen (or the browser's) layout.
+function showKeys() {
+  for (const kbd of document.querySelectorAll("kbd[data-key]:not([data-key=Space])")) {
+    kbd.textContent = labelOf(kbd.dataset.key).toUpperCase();
+  }
+  relabelKeys($("#table"));
+}
+
+function bindLayouts() {
+  const select = $("select[name=keys]");
+  for (const [name, label] of Object.entries(LAYOUT_NAMES)) {
+    select.add(new Option(label || t("keys.auto"), name, false, name === layoutChoice()));
+  }
+  select.addEventListener("change", async () => {
+    await chooseLayout(select.value);
+    showKeys();
+  });
 }
 
 function bind() {
@@ -235,7 +348,14 @@ function bind() {
     link.select();
     navigator.clipboard?.writeText(link.value).catch(() => {});
   });
-  $(".share .link").value = `${location.origin}/room/${room}`;
+  const origin = document.body.dataset.shareOrigin || location.origin;
+  $(".share .link").value = `${origin}/room/${room}`;
+  const reach = REACHES[document.body.dataset.reach];
+  if (reach) {
+    $("#lan-note").textContent = t(reach);
+    $("#lan-note").hidden = false;
+  }
+  bindLayouts();
   $("input[name=player-name]").value = getPref("name", "") || "";
   setInterval(tick, 100);
 }
@@ -262,8 +382,9 @@ function adopt(next) {
 }
 
 function onEvents(events) {
+  history.add(events || [], state?.version);
   for (const ev of events || []) {
-    const text = describe(ev, { nameOf, you });
+    const text = describe(ev, context());
     log(text.text, text.kind);
     const fx = effects(ev, you);
     if (fx.banner) setBanner(text.text, text.kind, 4000);
@@ -287,7 +408,9 @@ const handlers = {
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
     you = msg.you ?? null;
     adopt(msg.state);
+    if (history.resume(msg.state)) restoreLog();
     if (msg.missed) onEvents(msg.missed);
+    history.seen(msg.version);
     render();
   },
   joined(msg) {
@@ -296,6 +419,7 @@ const handlers = {
   },
   update(msg) {
     adopt(msg.state);
+    history.seen(msg.version);
     render();
     onEvents(msg.events);
     sendPick();
@@ -319,17 +443,24 @@ const handlers = {
       picking = false;
       if (solo()) selected = [];
     }
-    const known = t(`err.${msg.code}`);
-    setBanner(known === `err.${msg.code}` ? msg.message : known, "error", 3000);
+    setBanner(errorText(msg), "error", 3000);
     render();
   },
+  watchers(msg) {
+    if (!state) return;
+    state.watchers = msg.count;
+    renderWatchers();
+  },
   status(s) {
-    $("#conn").textContent = s === "open" ? "" : t(`conn.${s}`);
+    $("#conn").textContent = STATUSES[s] ? t(STATUSES[s]) : "";
     $("#conn").className = `conn ${s}`;
   },
 };
 
 await init({ cards: true });
+await loadLayout();
+showKeys();
 bind();
 conn = new Connection(room, handlers);
+conn.resumeFrom(history.version());
 conn.connect();

@@ -1,11 +1,11 @@
 // The scoreboard (data-player / data-score hooks) and the results table.
 
-import { el, t } from "./common.js";
+import { displayName, el, fmt, t, tn } from "./common.js";
 
 function badges(p, state, you) {
   const marks = [];
   if (p.id === you) marks.push(["you", t("score.you")]);
-  if (p.bot) marks.push(["bot", `${t("score.bot")} ${p.bot}`]);
+  if (p.bot) marks.push(["bot", [t("score.bot"), p.bot].join(" ")]);
   if (state.holder === p.id) marks.push(["holder", t("score.holds")]);
   if (p.locked) marks.push(["locked", t("score.locked")]);
   if (p.declared) marks.push(["declared", t("score.declared")]);
@@ -26,10 +26,10 @@ export function renderScores(list, state, you) {
           "data-total": String(p.total ?? p.score),
           class: [state.holder === p.id && "holding", p.id === you && "me"].filter(Boolean).join(" "),
         },
-        el("span", { class: "name", text: p.name }),
-        ...badges(p, state, you),
+        el("span", { class: "name", text: displayName(p), title: displayName(p) }),
         el("b", { class: "score", text: String(p.score) }),
         match ? el("small", { class: "total", text: `Σ ${p.total ?? p.score}` }) : null,
+        el("span", { class: "badges" }, ...badges(p, state, you)),
       ),
     ),
   );
@@ -48,7 +48,7 @@ export function renderResults(box, list, state) {
       el(
         "li",
         { class: winners.includes(p.id) ? "winner" : "" },
-        el("span", { class: "name", text: p.name }),
+        el("span", { class: "name", text: displayName(p) }),
         el("b", { text: ` ${p.total}` }),
         winners.includes(p.id) ? el("span", { class: "badge winner", text: t("res.winner") }) : null,
       ),
@@ -59,13 +59,16 @@ export function renderResults(box, list, state) {
   if (state.game) link.href = `/replay/${encodeURIComponent(state.game)}`;
   const solo = result.solo;
   if (solo) {
-    const secs = solo.seconds == null ? "" : `${Math.round(solo.seconds)} s`;
+    const parts = [
+      tn("res.sets.one", "res.sets.other", solo.sets ?? 0),
+      tn("res.penalties.one", "res.penalties.other", solo.penalties ?? 0),
+    ];
+    if (solo.seconds != null) parts.push(t("unit.seconds", { n: fmt(solo.seconds, 1) }));
     list.append(
-      el("li", { class: "solo", text: t("res.solo", { sets: solo.sets, pen: solo.penalties, time: secs }) }),
-      el("li", { class: "solo", text: t(solo.won ? "res.won" : "res.lost") }),
+      el("li", { class: "solo", text: parts.join(", ") }),
+      el("li", { class: "solo", text: solo.won ? t("res.won") : t("res.lost") }),
     );
   }
-  box.querySelector("h2").textContent = t(state.phase === "match_over" ? "res.final" : "res.round", {
-    n: state.round,
-  });
+  const final = state.phase === "match_over";
+  box.querySelector("h2").textContent = final ? t("res.final") : t("res.round", { n: state.round });
 }

@@ -3,20 +3,7 @@
 
 import { cardSVG, ensureDefs, labelMarks } from "./cards.js";
 import { cardLabel, el, t } from "./common.js";
-
-// One key per table position, laid out like the keyboard's own rows.
-const KEY_ROWS = ["1234567", "qwertyu", "asdfgjk"];
-
-export const keyFor = (i) => KEY_ROWS[i % 3][Math.floor(i / 3)] || "";
-
-export function indexForKey(key) {
-  const k = key.toLowerCase();
-  for (let row = 0; row < 3; row++) {
-    const col = KEY_ROWS[row].indexOf(k);
-    if (col >= 0) return col * 3 + row;
-  }
-  return -1;
-}
+import { keyFor } from "./keys.js";
 
 export function colorLetters() {
   return { R: t("cb.R"), G: t("cb.G"), P: t("cb.P") };
@@ -40,6 +27,15 @@ export function cardElement(code, index, { attr = "data-card", keys = true } = {
   if (keys) node.append(el("span", { class: "key", "aria-hidden": "true", text: keyFor(index) }));
   labelMarks(node, colorLetters());
   return node;
+}
+
+// After a layout change: the key labels of the cards already on the table.
+export function relabelKeys(box) {
+  [...box.children].forEach((card, i) => {
+    const key = card.querySelector(".key");
+    if (key) key.textContent = keyFor(i);
+    if (card.dataset.card) card.title = `${cardLabel(card.dataset.card)} (${keyFor(i)})`;
+  });
 }
 
 // Show `codes` in `box`, keeping the elements of cards that did not move so a

@@ -1,0 +1,460 @@
+"""The Typer app behind the ``setgame`` command (entry point: :func:`setgame.cli.main`).
+
+Bad input (an unknown card, a duplicate, a wrong count, a bad option value) is
+one line on standard error naming the bad token, and exit status 2. Rich's
+tables and progress bars are imported only by the commands that draw them.
+
+The output speaks the language of the environment (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, as gettext reads them), or ``--lang`` where a command
+has it; its words are the gettext catalog's (:mod:`setgame.catalog`). Option help,
+click's own usage errors and ``--json`` output stay English.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from setgame.cards import card_names, parse_cards
+from setgame.catalog import N_, gettext, language_from_environment, ngettext
+from setgame.cli import COMMANDS, SUMMARY, exit_with
+from setgame.i18n import LANGUAGES, explain_text
+from setgame.server.limits import LimitError, limits_from_env
+from setgame.sets import explain
+from setgame.solving import SolveError, solve_cards, solve_stream
+
+app = typer.Typer(
+    name="setgame",
+    help=SUMMARY,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _click_class(name: str) -> type[Exception]:
+    """One of click's exception classes as this Typer uses them (newer Typers
+    vendor their own click)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+class UsageFailure(_click_class("UsageError")):  # type: ignore[misc]
+    """Bad input from the command line: exit status 2 (one line from :func:`main`)."""
+
+
+def lang() -> str:
+    """The language of this run's messages (the environment's; ``--lang`` sets it)."""
+    return _language[0]
+
+
+_language = [language_from_environment()]
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageFailure(message)
+
+
+@contextmanager
+def bad_input() -> Iterator[None]:
+    """Turn the library's ValueErrors (which quote the bad input) into usage failures."""
+    try:
+        yield
+    except ValueError as error:
+        fail(str(error))
+
+
+class Language(StrEnum):
+    en = "en"
+    ru = "ru"
+    pl = "pl"
+    it = "it"
+    de = "de"
+
+
+assert tuple(Language) == LANGUAGES, "the --lang choices follow setgame.i18n"
+
+
+class DeckName(StrEnum):
+    full = "full"
+    beginner = "beginner"
+
+
+# --- solve ----------------------------------------------------------------------
+
+
+@app.command(short_help=COMMANDS["solve"])
+def solve(
+    cards: Annotated[list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per table.")] = False,
+) -> None:
+    """Print the sets among CARDS; with no cards, read tables from standard input,
+    one table a line (cards separated by spaces)."""
+    try:
+        if cards:
+            solve_cards(cards, as_json, sys.stdout, lang())
+        else:
+            solve_stream(sys.stdin, as_json, sys.stdout, lang())
+    except SolveError as error:
+        fail(str(error))
+
+
+# --- check ----------------------------------------------------------------------
+
+
+@app.command(short_help=COMMANDS["check"])
+def check(
+    cards: Annotated[list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.")],
+    language: Annotated[
+        Language | None,
+        typer.Option("--lang", help="Language of the explanation (default: the environment's)."),
+    ] = None,
+) -> None:
+    """Say whether three cards form a set (exit 0) or explain why not (exit 1)."""
+    if language is not None:
+        _language[0] = language.value
+    if len(cards) != 3:
+        given = " ".join(map(repr, cards))
+        fail(
+            gettext(
+                lang(),
+                "check takes exactly three cards, got {n}: {cards}",
+                n=len(cards),
+                cards=given,
+            )
+        )
+    with bad_input():
+        a, b, c = parse_cards(cards)
+    flaws = explain(a, b, c)
+    out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang())}")
+    if flaws:
+        raise typer.Exit(1)
+
+
+# --- simulate -------------------------------------------------------------------
+
+
+@app.command(short_help=COMMANDS["simulate"])
+def simulate(
+    games: Annotated[int, typer.Option("--games", min=1, help="Number of whole games.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
+    deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Play whole games with nobody erring and print statistics (R17).
+
+    At each step a uniformly random set on the table is taken; cards are replaced
+    only at 12 cards with cards left; three are added when there is no set; a game
+    ends when the deck is empty and no set remains.
+    """
+    from setgame.simulate import simulate as run
+
+    started = time.perf_counter()
+    with _progress(games, gettext(lang(), "Simulating")) as advance:
+        stats = run(games, seed, deck.value, progress=advance)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps(stats.to_json(seconds)))
+        return
+    _print_simulation(stats.to_json(seconds))
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Any]:
+    """A progress bar on standard error when it is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.advance(task, done)
+
+
+def _print_simulation(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from setgame.catalog import format_number
+
+    language = lang()
+    title = ngettext(language, "{n} game", "{n} games", data["games"])
+    table = Table(title=title, title_justify="left")
+    headings = (N_("cards on table"), N_("seen"), N_("no set"), N_("share with no set"))
+    for heading in (gettext(language, h) for h in headings):
+        table.add_column(heading, justify="right")
+    for size, count in data["tables"].items():
+        share = count["no_set"] / count["seen"]
+        percent = format_number(language, 100 * share, 2) + "%"
+        table.add_row(size, str(count["seen"]), str(count["no_set"]), percent)
+    out.print(table)
+    left = ", ".join(f"{size}: {n}" for size, n in data["leftover"].items())
+    out.print(gettext(language, "games by cards left at the end: {left}", left=left))
+    per_game = format_number(language, data["sets_per_game"], 3)
+    out.print(gettext(language, "sets per game: {value}", value=per_game))
+    speed = format_number(language, data["games_per_second"], 0)
+    out.print(gettext(language, "games per second: {value}", value=speed))
+
+
+# --- odds -----------------------------------------------------------------------
+
+
+@app.command(short_help=COMMANDS["odds"])
+def odds(
+    cards: Annotated[int, typer.Option("--cards", min=0, max=81, help="Cards on the table.")] = 12,
+    samples: Annotated[
+        int, typer.Option("--samples", min=1, help="Random draws for the estimate.")
+    ] = 100_000,
+    games: Annotated[
+        int, typer.Option("--games", min=1, help="Simulated games for the in-play figure.")
+    ] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """The probability that CARDS random cards hold no set, and the same during real
+    play, beside the figures the rulebooks quote (R17)."""
+    from setgame import odds as odds_module
+    from setgame.simulate import simulate as run
+
+    exact = odds_module.exact_no_set(cards)
+    sampled = odds_module.sample_no_set(cards, samples, seed)
+    language = lang()
+    with _progress(games, gettext(language, "Simulating play")) as advance:
+        play = odds_module.play_no_set(cards, run(games, seed, progress=advance))
+    random_cards = sampled if exact is None else odds_module.Estimate(float(exact), 0.0, 0)
+    if as_json:  # JSON is for programs: its notes stay English
+        notes = odds_module.comparison(cards, random_cards, play)
+        print(json.dumps(_odds_json(cards, exact, sampled, play, games, notes)))
+        return
+    _print_odds(cards, exact, random_cards, sampled, play, samples, games)
+
+
+def _print_odds(
+    cards: int, exact: Any, random_cards: Any, sampled: Any, play: Any, samples: int, games: int
+) -> None:
+    from setgame import odds as odds_module
+
+    language = lang()
+    out.print(
+        ngettext(language, "Probability that {n} card holds no set",
+                 "Probability that {n} cards hold no set", cards)
+    )  # fmt: skip
+    if exact is not None:
+        estimate = _estimate_text(random_cards)
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "random cards, exact: {estimate} (= {exact})",
+                estimate=estimate,
+                exact=exact,
+            )
+        )
+    draws = ngettext(language, "{n} draw", "{n} draws", samples)
+    out.print(
+        "  "
+        + gettext(
+            language,
+            "random cards, {draws}: {estimate}",
+            draws=draws,
+            estimate=_estimate_text(sampled),
+        )
+    )
+    played = ngettext(language, "{n} game", "{n} games", games)
+    if play is None:
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "during play ({games}): no {cards}-card table met",
+                games=played,
+                cards=cards,
+            )
+        )
+    else:
+        tables = ngettext(language, "{n} table", "{n} tables", play.samples)
+        estimate = _estimate_text(play)
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "during play ({games}, {tables}): {estimate}",
+                games=played,
+                tables=tables,
+                estimate=estimate,
+            )
+        )
+    for figure in odds_module.figures_for(cards):
+        out.print(
+            "  "
+            + gettext(
+                language,
+                "rulebook {sources}: {quoted}",
+                sources=figure.sources,
+                quoted=figure.quoted,
+            )
+        )
+    for note in odds_module.comparison(cards, random_cards, play, language):
+        out.print(note)
+
+
+def _estimate_text(estimate: Any) -> str:
+    from setgame.catalog import format_number, format_percent
+
+    language = lang()
+    if estimate.odds_against == float("inf"):
+        odds_text = gettext(language, "never")
+    else:
+        odds_text = gettext(language, "odds {odds}:1 against",
+                            odds=format_number(language, estimate.odds_against, 1))  # fmt: skip
+    error = " ± " + format_percent(language, estimate.stderr) if estimate.stderr else ""
+    percent = format_percent(language, estimate.probability)
+    return gettext(
+        language, "{percent}{error} ({odds})", percent=percent, error=error, odds=odds_text
+    )
+
+
+def _odds_json(
+    cards: int, exact: Any, sampled: Any, play: Any, games: int, notes: list[str]
+) -> dict[str, Any]:
+    from setgame.odds import figures_for
+
+    def pack(estimate: Any) -> dict[str, float | int] | None:
+        if estimate is None:
+            return None
+        return {"p": estimate.probability, "stderr": estimate.stderr, "n": estimate.samples}
+
+    return {
+        "cards": cards,
+        "exact": None if exact is None else {"p": float(exact), "fraction": str(exact)},
+        "sampled": pack(sampled),
+        "play": pack(play),
+        "games": games,
+        "rulebooks": [
+            {"sources": f.sources, "quoted": f.quoted, "p": f.probability}
+            for f in figures_for(cards)
+        ],
+        "notes": notes,
+    }
+
+
+# --- serve and play (implemented by the server and the terminal app) ------------
+
+
+@app.command(short_help=COMMANDS["serve"])
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8000,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL or SQLite file path.")
+    ] = None,
+    create_db: Annotated[
+        bool,
+        typer.Option(
+            "--create-db",
+            help="Create the database if it does not exist (else a missing one is an error).",
+        ),
+    ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="Address or network of a reverse proxy whose X-Forwarded-For is believed "
+            "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
+        ),
+    ] = None,
+) -> None:
+    """Run the multiplayer game server (web client included). Limits come from SETGAME_*
+    variables (docs/deploy.md); a bad one stops the server before it starts."""
+    from setgame.server import serve as run_server
+
+    try:
+        limits = limits_from_env(trusted_proxy)
+    except LimitError as exc:
+        _exit_with(f"setgame: error: {exc}", 2)
+    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
+
+
+class Mode(StrEnum):
+    solo = "solo"
+    bots = "bots"
+    practice = "practice"
+
+
+@app.command(short_help=COMMANDS["play"])
+def play(
+    mode: Annotated[Mode, typer.Option("--mode", help="What to play.")] = Mode.solo,
+    bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
+    level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
+    deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
+    seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
+    language: Annotated[
+        Language | None, typer.Option("--lang", help="Language (default: the environment's).")
+    ] = None,
+    connect: Annotated[
+        str | None, typer.Option("--connect", help="Server URL to play online.")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
+) -> None:
+    """Play SET in the terminal: solo, against bots, practice, or online."""
+    from setgame.tui import run as run_tui
+
+    run_tui(
+        mode=mode.value,
+        bots=bots,
+        level=level,
+        deck=deck.value,
+        seed=seed,
+        lang=language.value if language is not None else lang(),
+        connect=connect,
+        name=name,
+    )
+
+
+def run(args: list[str]) -> NoReturn:
+    """Run the command line ``args`` through the Typer app; usage errors are one
+    line on stderr, exit 2."""
+    _language[0] = language_from_environment()  # each run reads it afresh (tests run many)
+    try:
+        code = app(args=args, prog_name="setgame", standalone_mode=False)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        _exit_with(gettext(lang(), "setgame: aborted"), 130)
+    except _click_class("ClickException") as error:
+        message = error.format_message()  # type: ignore[attr-defined]
+        if type(error).__name__ == "NoArgsIsHelpError":  # bare `setgame`: the help
+            out.print(message, markup=False)
+            sys.exit(0)
+        line = _one_line(message, error, args)
+        _exit_with(gettext(lang(), "setgame: error: {message}", message=line), 2)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _one_line(message: str, error: Exception, args: list[str]) -> str:
+    """Typer's message on one line, with the bad value quoted when it names an option."""
+    text = " ".join(message.replace("Value error, ", "").split())
+    opts = getattr(getattr(error, "param", None), "opts", None) or []
+    for i, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if name in opts and (equals or i + 1 < len(args)):
+            given = value if equals else args[i + 1]
+            return text if repr(given) in text else f"{text} (got {given!r})"
+    return text
+
+
+def _exit_with(message: str, code: int) -> NoReturn:
+    exit_with(message, code)
+
+
+__all__ = ["app", "run"]

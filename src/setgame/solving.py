@@ -1,0 +1,213 @@
+"""``setgame solve``: the sets of the cards given, or of each table read from a stream.
+
+Kept apart from the Typer app so that the command starts about as fast as
+``import setgame``. Standard input is read in chunks of whatever has arrived
+(at most :data:`CHUNK` bytes), so the first table is answered before the input
+ends; each chunk's tables are solved together by
+:func:`~setgame.batch.find_sets_batch` and written at once.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import IO, Any, Final
+
+from setgame.batch import BATCH_MIN, find_array, find_sets_batch
+from setgame.cards import CARDS, LETTERS, Card, card_name, parse_cards
+from setgame.catalog import gettext, ngettext
+from setgame.sets import THIRD, Triple, find_sets
+
+#: Bytes read from standard input at most at a time.
+CHUNK: Final = 1 << 16
+#: Longest line accepted (a table of all 81 cards takes 404 characters).
+MAX_LINE: Final = 1 << 16
+
+_NAMES: Final = tuple(card_name(c) for c in CARDS)
+_BY_NAME: Final = {name: card for card, name in enumerate(_NAMES)}
+_QUOTED: Final = tuple(f'"{name}"' for name in _NAMES)
+
+
+class SolveError(ValueError):
+    """Bad input to ``setgame solve``: the message quotes it (and names its line)."""
+
+
+def solve_cards(tokens: Sequence[str], as_json: bool, out: IO[str], lang: str = "en") -> None:
+    """Write the sets among the cards named by ``tokens`` (text in ``lang``)."""
+    cards = _parse(list(tokens), 0, lang)
+    out.write(_format(cards, find_sets(cards), as_json, lang))
+
+
+def solve_stream(stream: IO[str], as_json: bool, out: IO[str], lang: str = "en") -> None:
+    """Write the sets of each non-blank line of ``stream`` (a table, its cards
+    separated by blanks), chunk by chunk, flushing after each; text answers are
+    separated by a blank line. A bad line raises SolveError naming it, after the
+    answers to the lines before it."""
+    separator = "" if as_json else "\n"
+    lead = ""  # what goes before the next answer: the separator once one is written
+    number = 0
+    for block in _blocks(stream):
+        texts = _answer_uniform(block, as_json, lang)
+        if texts is None:
+            texts, error = _answer_lines(block, number, as_json, lang)
+        else:
+            error = None
+        number += block.count("\n")
+        if texts:
+            out.write(lead + separator.join(texts))
+            out.flush()
+            lead = separator
+        if error is not None:
+            raise error
+
+
+def _answer_lines(
+    block: str, number: int, as_json: bool, lang: str
+) -> tuple[list[str], SolveError | None]:
+    """The answers to the lines of ``block`` up to the first bad one (and its error);
+    ``number`` is the line number before the block."""
+    tables: list[list[Card]] = []
+    error = None
+    lines = block.split("\n")  # not splitlines(): only a newline ends a line, as it is counted
+    if not lines[-1]:
+        lines.pop()
+    for at, line in enumerate(lines, number + 1):
+        if tokens := line.split():
+            try:
+                tables.append(_parse(tokens, at, lang))
+            except SolveError as bad:
+                error = bad
+                break
+    sets = find_sets_batch(tables)
+    return [_format(t, s, as_json, lang) for t, s in zip(tables, sets, strict=True)], error
+
+
+def _blocks(stream: IO[str]) -> Iterator[str]:
+    """The text of ``stream`` in runs of whole lines (each ending in a newline but
+    maybe the last), as they arrive: at most about CHUNK bytes at a time."""
+    raw = getattr(stream, "buffer", None)
+    read1 = getattr(raw, "read1", None)
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    rest = ""
+    while True:
+        data = decoder.decode(read1(CHUNK)) if read1 else stream.read(CHUNK)
+        if not data:
+            break
+        cut = data.rfind("\n") + 1
+        if not cut:
+            rest += data
+        else:
+            yield rest + data[:cut]
+            rest = data[cut:]
+        if len(rest) > MAX_LINE:
+            raise SolveError(f"a line longer than {MAX_LINE} characters: {rest[:40]!r}...")
+    if rest:
+        yield rest
+
+
+def _parse(tokens: list[str], line: int, lang: str) -> list[Card]:
+    """The cards named by ``tokens`` (canonical names by one lookup each)."""
+    try:
+        cards = [_BY_NAME[t] for t in tokens]
+    except KeyError:
+        cards = []
+    if len(cards) == len(tokens) and len(set(cards)) == len(cards):
+        return cards
+    try:
+        return parse_cards(tokens)
+    except ValueError as error:
+        where = gettext(lang, "line {line}: {error}", line=line, error=error)
+        raise SolveError(where if line else str(error)) from None
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """Lookup arrays for reading and answering a whole block at once."""
+
+    letters: Any  # letters[position, byte]: the value of a notation letter, 3 when none
+    positions: Any  # 0, 1, 2, 3: the positions of the letters in a card's name
+    weights: Any  # 27, 9, 3, 1: a card's number from its four values
+    separators: dict[int, Any]  # per table size n: n - 1 spaces and a newline
+    sets: tuple[Any, Any]  # per pair a * 81 + b, the set it makes as text, then as JSON
+
+
+@cache
+def _arrays() -> tuple[Any, _Arrays]:
+    import numpy as np
+
+    letters = np.full((4, 256), 3, dtype=np.uint8)
+    for position, symbols in enumerate(LETTERS):
+        for value, symbol in enumerate(symbols):
+            letters[position, ord(symbol)] = value
+    sets = np.empty((2, 81 * 81), dtype=object)
+    for a, b in itertools.permutations(CARDS, 2):
+        c = THIRD[a * 81 + b]
+        sets[0, a * 81 + b] = f"  {_NAMES[a]} {_NAMES[b]} {_NAMES[c]}"
+        sets[1, a * 81 + b] = f"[{_QUOTED[a]}, {_QUOTED[b]}, {_QUOTED[c]}]"
+    separators = {n: np.frombuffer(b" " * (n - 1) + b"\n", dtype=np.uint8) for n in range(3, 82)}
+    weights = np.array([27, 9, 3, 1], dtype=np.uint8)
+    return np, _Arrays(letters, np.arange(4), weights, separators, (sets[0], sets[1]))
+
+
+def _answer_uniform(block: str, as_json: bool, lang: str) -> list[str] | None:
+    """The answers to a block whose lines all name the same number of cards in
+    notation, one space apart, read and solved as one array; None for any other
+    block (blank lines, other spacing, a bad card, a repeat), which is then read
+    line by line."""
+    if block.count("\n") < BATCH_MIN:  # a few lines (typed, say): no need to load NumPy
+        return None
+    np, arrays = _arrays()
+    text = block.upper() if block.endswith("\n") else block.upper() + "\n"
+    width = text.find("\n") + 1
+    if width < 15 or width % 5 or len(text) % width or not text.isascii():
+        return None
+    n = width // 5
+    grid = np.frombuffer(text.encode(), dtype=np.uint8).reshape(-1, n, 5)
+    if (grid[:, :, 4] != arrays.separators[n]).any():
+        return None
+    values = arrays.letters[arrays.positions, grid[:, :, :4]]
+    if (values > 2).any():
+        return None
+    cards = (values @ arrays.weights).astype(np.uint8)
+    ordered = np.sort(cards, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        return None
+    rows, first, second, _ = find_array(cards)
+    named = arrays.sets[as_json][first.astype(np.intp) * 81 + second].tolist()
+    ends = np.cumsum(np.bincount(rows, minlength=len(cards))).tolist()
+    spans = zip(text.splitlines(), [0, *ends], ends, strict=False)
+    if as_json:  # the same text as json.dumps (see _format), the names taken from the line
+        return [
+            '{"cards": ["'
+            + line.replace(" ", '", "')
+            + '"], "sets": ['
+            + ", ".join(named[a:b])
+            + "]}\n"
+            for line, a, b in spans
+        ]
+    return [
+        "\n".join([_head(b - a, n, lang).format(list=line), *named[a:b]]) + "\n"
+        for line, a, b in spans
+    ]
+
+
+@cache
+def _head(sets: int, cards: int, lang: str) -> str:
+    """The first line of a text answer, the cards left as ``{list}``: "2 sets among 12
+    cards: {list}" in ``lang`` (the catalog's plural forms), made once per count."""
+    count = ngettext(lang, "{n} set", "{n} sets", sets)
+    among = ngettext(lang, "{n} card", "{n} cards", cards)
+    return gettext(lang, "{sets} among {cards}: {list}", sets=count, cards=among, list="{list}")
+
+
+def _format(cards: list[Card], sets: list[Triple], as_json: bool, lang: str) -> str:
+    if as_json:
+        # The same text as json.dumps({"cards": ..., "sets": ...}), built from quoted names.
+        listed = ", ".join(["[" + ", ".join(map(_QUOTED.__getitem__, s)) + "]" for s in sets])
+        return f'{{"cards": [{", ".join(map(_QUOTED.__getitem__, cards))}], "sets": [{listed}]}}\n'
+    names = " ".join(map(_NAMES.__getitem__, cards))
+    head = _head(len(sets), len(cards), lang).format(list=names)
+    return "\n".join([head, *("  " + " ".join(map(_NAMES.__getitem__, s)) for s in sets)]) + "\n"

@@ -1,0 +1,155 @@
+"""A card's face in a box of text cells: its key and notation, its symbols, its name.
+
+A symbol is one glyph telling shape and shading apart without color (◆ ◈ ◇,
+● ◉ ○, ≋ ≈ ∿), in the card's color; on a large card each symbol is drawn as a
+figure of its glyph (3 or 5 lines high) so the symbols grow with the terminal.
+Every card of one size puts its symbols on the same lines: the space for the
+name is the most lines any card's name takes at that width, in that language.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from functools import lru_cache
+from typing import Final
+
+from rich.text import Text
+
+from setgame.cards import CARDS, attributes, parse_card
+from setgame.i18n import card_label
+
+#: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
+GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))
+#: Symbol colors on the card's light face: red, green, purple.
+COLORS: Final = ("#d01c1c", "#0a8a2a", "#6d28b8")
+#: FIGURES[scale][shape]: the lines of one large symbol, "x" standing for its glyph.
+FIGURES: Final = {
+    2: (
+        (" x ", "xxx", " x "),
+        ("xxx", "xxx", "xxx"),
+        ("xx ", " x ", " xx"),
+    ),
+    3: (
+        ("  x  ", " xxx ", "xxxxx", " xxx ", "  x  "),
+        (" xxx ", "xxxxx", "xxxxx", "xxxxx", " xxx "),
+        ("xxx  ", " xxx ", "  xxx", " xxx ", "xxx  "),
+    ),
+}
+
+
+def card_glyphs(code: str, gap: int = 1) -> tuple[str, str]:
+    """The symbols of a card and their color: ``card_glyphs("2RTD") == ("◈ ◈", "#d01c1c")``."""
+    number, color, shading, shape = attributes(parse_card(code))
+    return (" " * gap).join([GLYPHS[shape][shading]] * (number + 1)), COLORS[color]
+
+
+def symbol_lines(code: str, scale: int) -> list[str]:
+    """The symbols of a card drawn ``scale`` large (1: one line of glyphs).
+
+    >>> print("\\n".join(symbol_lines("2RSD", 2)))
+     ◆     ◆
+    ◆◆◆   ◆◆◆
+     ◆     ◆
+    """
+    if scale == 1:
+        return [card_glyphs(code, gap=2)[0]]
+    number, _, shading, shape = attributes(parse_card(code))
+    glyph = GLYPHS[shape][shading]
+    figure = FIGURES[scale][shape]
+    return ["   ".join([row.replace("x", glyph)] * (number + 1)).rstrip() for row in figure]
+
+
+def _symbols_width(scale: int) -> int:
+    """Cells that three symbols take at ``scale``."""
+    return 3 * len(FIGURES[scale][0][0]) + 6 if scale > 1 else 5
+
+
+@lru_cache(maxsize=256)
+def label_rows(span: int, lang: str) -> int:
+    """The most lines any card's name wraps to in a ``span``-cell card, in ``lang``."""
+    return max(len(_wrap(card_label(card, lang), span)) for card in CARDS)
+
+
+def _wrap(label: str, span: int) -> list[str]:
+    """``label`` in lines of a ``span``-cell card, a cell free on each side of the border."""
+    return textwrap.wrap(label, span - 2)
+
+
+def _layout(span: int, height: int, rows: int) -> tuple[int, bool]:
+    """The symbols' scale and whether the name shows, for a ``span`` x ``height`` box whose
+    cards' names take up to ``rows`` lines: the name first, then the largest symbols."""
+    named = span >= 12 and height >= 5 and rows > 0
+    for with_name in (True, False) if named else (False,):
+        words = 1 + rows if with_name else 0
+        for scale in (3, 2):
+            lines = 2 + len(FIGURES[scale][0]) + words  # code, blank, symbols, name
+            if span >= _symbols_width(scale) + 4 and height >= lines + 2:  # with a margin
+                return scale, with_name
+        if with_name and height >= 3 + words:
+            return 1, True
+    return 1, False
+
+
+def card_text(
+    code: str,
+    key: str,
+    width: int = 0,
+    height: int = 0,
+    label: str = "",
+    mark: str = "",
+    rows: int | None = None,
+    *,
+    fit: tuple[int, int] | None = None,
+) -> Text:
+    """The face of a card in a ``width`` x ``height`` box: its key and notation, its
+    symbols below (larger when there is room), then ``label`` (the card in words)
+    when the box holds it, all centered; ``rows``: the lines kept for the label (every
+    card of the table keeps the same, so their symbols line up); ``fit``: the box size
+    that decides what shows (the table's smallest card), when not this box's. ``mark``
+    follows the notation: a picked card shows ✔ and a hinted one ★, neither needing color.
+
+    >>> print(card_text("2RTD", "7", 18, 7, "two red striped diamonds").plain)
+    <BLANKLINE>
+          7  2RTD
+           ◈  ◈
+    <BLANKLINE>
+     two red striped
+         diamonds
+    >>> print(card_text("2RTD", "7", 8, mark=" ✔").plain)  # narrow: the key hugs the code
+    7 2RTD✔
+      ◈ ◈
+    """
+    badge, rest = f" {key} ", f" {code}{mark}"
+    if width and len(badge + rest) > width:
+        badge, rest = key, f" {code}{mark.strip()}"
+    top = badge + rest
+    span = max(width, len(top))
+    fit_span, fit_height = (max(fit[0], len(top)), fit[1]) if fit else (span, height)
+    words = _wrap(label, fit_span) if label else []
+    reserved = max(len(words), rows or 0)
+    scale, named = _layout(fit_span, fit_height, reserved if words else 0)
+    color = card_glyphs(code)[1]
+    gap = 2 if fit_span >= 14 else 1
+    symbols = symbol_lines(code, scale) if scale > 1 else [card_glyphs(code, gap)[0]]
+    lines = 1 + (1 if scale > 1 else 0) + len(symbols) + (1 + reserved if named else 0)
+    text = Text(no_wrap=True, overflow="crop", end="")
+    text.append("\n" * max(0, (height - lines) // 2))
+    text.append(" " * ((span - len(top)) // 2))
+    text.append(badge, style="bold reverse")
+    text.append(rest + "\n", style="bold")
+    if scale > 1:
+        text.append("\n")
+    width_of = max(len(line) for line in symbols)
+    if scale > 1:  # the figures' whole width (a squiggle's last line ends in blanks)
+        count, figure = attributes(parse_card(code))[0] + 1, len(FIGURES[scale][0][0])
+        width_of = count * figure + (count - 1) * 3
+    for i, line in enumerate(symbols):  # one left edge for every line of the figures
+        text.append(
+            ("\n" if i else "") + (" " * ((span - width_of) // 2) + line).rstrip(),
+            style=f"bold {color}",
+        )
+    if named:
+        text.append("\n")
+        for line in words:
+            text.append("\n" + line.center(span).rstrip(), style="italic #555555")
+    return text

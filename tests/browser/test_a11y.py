@@ -1,0 +1,181 @@
+"""Accessibility: axe-core (from the npm registry, tests/browser/package.json, installed by
+scripts/test.sh) finds no serious or critical violation on any page, in the light and the
+dark theme; and the focus outline and the selection ring are told apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import a_set, create_room, join, phase, pick, seat, start, table
+from setgame.i18n import LANGUAGES
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+THEMES = ("light", "dark")
+
+RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      id: v.id,
+      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+      why: v.nodes[0]?.failureSummary || "",
+    }));
+}"""
+
+
+def violations(page: Page) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(RUN_AXE)
+    return found
+
+
+@pytest.fixture
+def a11y_page(new_page: Callable[..., Any]) -> Callable[[str], Page]:
+    """``a11y_page(theme)``: a page whose CSP lets Playwright inject axe-core, in ``theme``."""
+    if not AXE.is_file():
+        pytest.fail(f"no {AXE}: run 'npm ci' in tests/browser (scripts/test.sh does)")
+
+    def make(theme: str) -> Page:
+        page: Page = new_page(bypass_csp=True, color_scheme=theme)
+        page.add_init_script(f"localStorage.setItem('setgame.theme', '{theme}')")
+        return page
+
+    return make
+
+
+def check(page: Page, where: str) -> None:
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(400)  # the cards' deal animation ends (its colors are mid-fade)
+    found = violations(page)
+    assert found == [], f"{where}: {found}"
+
+
+@pytest.fixture(scope="module")
+def finished_game(live_server: str, browser: Any) -> Iterator[str]:
+    """The replay URL of a finished solo game (27 red cards)."""
+    context = browser.new_context()
+    page = context.new_page()
+    url = create_room(live_server, mode="solo", deck="color=R", public=False)
+    join(page, url, "Sol")
+    start(page)
+    while page.get_attribute("main", "data-phase") == "playing":
+        version = page.get_attribute("main", "data-version")
+        found = a_set(table(page))
+        if found is None:
+            page.click("[data-action=no-set]")
+        else:
+            pick(page, found)
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=version
+        )
+    phase(page, "match_over")
+    replay = page.get_attribute("#replay-link", "href") or ""
+    context.close()
+    yield f"{live_server}{replay}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_home_rules_and_replay_pages_pass_axe(
+    live_server: str, a11y_page: Callable[[str], Page], finished_game: str, theme: str
+) -> None:
+    page = a11y_page(theme)
+    page.goto(f"{live_server}/")
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    check(page, f"home ({theme})")
+    for lang in LANGUAGES:
+        page.goto(f"{live_server}/rules?lang={lang}")
+        check(page, f"rules {lang} ({theme})")
+    page.goto(finished_game)
+    expect(page.locator("#rtable [data-code]")).to_have_count(12)
+    check(page, f"replay ({theme})")
+    page.keyboard.press("End")
+    check(page, f"replay, last step ({theme})")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_room_pages_pass_axe_in_lobby_and_in_play(
+    live_server: str, a11y_page: Callable[[str], Page], theme: str
+) -> None:
+    ann, bob = a11y_page(theme), a11y_page(theme)
+    url = create_room(live_server, public=False, penalty="both")
+    ann.goto(url)
+    check(ann, f"room, watching the lobby ({theme})")
+    seat([ann, bob], url, ["Ann", "Bob"])
+    check(ann, f"room lobby ({theme})")
+    start(ann)
+    check(ann, f"room in play ({theme})")
+    bob.keyboard.press("Space")
+    expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")
+    check(ann, f"room, the board held by another ({theme})")
+    bob.keyboard.press("Tab")  # a focused card and a selected card on the same table
+    bob.click(f'[data-card="{table(bob)[0]}"]')
+    check(bob, f"room, holding the board ({theme})")
+    for mode in ("solo", "practice"):
+        page = a11y_page(theme)
+        join(page, create_room(live_server, mode=mode, public=False), "Sol")
+        start(page)
+        if mode == "practice":
+            page.click("[data-action=hint]")
+            expect(page.locator("[data-card].hinted")).to_have_count(1)
+        check(page, f"{mode} ({theme})")
+
+
+def contrast(page: Page, fg: str, bg: str) -> float:
+    ratio: float = page.evaluate(
+        """([fg, bg]) => {
+          const probe = document.createElement("div");
+          document.body.append(probe);
+          const rgb = (css) => { probe.style.color = css;
+            return getComputedStyle(probe).color.match(/[\\d.]+/g).slice(0, 3).map(Number); };
+          const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+          const [a, b] = [lum(rgb(fg)), lum(rgb(bg))].sort((x, y) => y - x);
+          probe.remove();
+          return (a + 0.05) / (b + 0.05);
+        }""",
+        [fg, bg],
+    )
+    return ratio
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_selection_ring_and_focus_outline_reach_3_to_1_and_differ(
+    live_server: str, a11y_page: Callable[[str], Page], theme: str
+) -> None:
+    page = a11y_page(theme)
+    join(page, create_room(live_server, mode="solo", public=False), "Sol")
+    start(page)
+    first, second = table(page)[:2]
+    page.click(f'[data-card="{first}"]')
+    page.focus(f'[data-card="{second}"]')
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # keyboard focus: :focus-visible
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(400)  # the border's transition has ended
+    look = page.evaluate(
+        """([a, b]) => {
+          const sel = getComputedStyle(document.querySelector(`[data-card="${a}"]`));
+          const foc = getComputedStyle(document.querySelector(`[data-card="${b}"]`));
+          const root = getComputedStyle(document.body);
+          return { ring: sel.borderTopColor, outline: foc.outlineColor, style: foc.outlineStyle,
+                   width: foc.outlineWidth, card: sel.backgroundColor, page: root.backgroundColor };
+        }""",
+        [first, second],
+    )
+    assert look["width"] != "0px" and look["style"] not in ("none", "solid"), look
+    assert look["ring"] != look["outline"], look
+    for color in (look["ring"], look["outline"]):
+        for against in (look["card"], look["page"]):
+            assert contrast(page, color, against) >= 3, (theme, color, against)
+    pressed = page.get_attribute("[data-control=theme]", "aria-pressed")
+    assert pressed == ("true" if theme == "dark" else "false")
