@@ -390,6 +390,8 @@ class Room:
                 update = p.Update(version=self.version, events=events, state=self.view(conn.player))
                 text = cache[conn.player] = p.encode(update)
             conn.send(text)
+        # Every view just sent says who is connected: that is now what the room last heard.
+        self._heard_online = {c.player for c in self.conns if c.player is not None}
 
     # --- pick-window timer ----------------------------------------------------------------
 
