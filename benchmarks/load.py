@@ -128,6 +128,12 @@ SERVER_ENV = {
     "SETGAME_ROOMS_BURST": "1000000",
     "SETGAME_ROOMS_PER_CLIENT": "100000",
     "SETGAME_SEATS_PER_CLIENT": "8",  # every seat of a room of 8 from this one address
+    # ...and opens every connection, 64 at a time (docs/deploy.md, the edge limits)
+    "SETGAME_CONNECT_RATE": "100000",
+    "SETGAME_CONNECT_BURST": "100000",
+    "SETGAME_CONNECTIONS_PER_CLIENT": "100000",
+    "SETGAME_UNAUTH_PER_CLIENT": "10000",
+    "SETGAME_UNAUTH_TOTAL": "1000000",
 }
 
 

@@ -31,6 +31,13 @@ from typing import IO
 import pytest
 
 STARTUP_SECONDS = 30.0
+TOLERANT = {
+    "SETGAME_CONNECT_RATE": "100000",
+    "SETGAME_CONNECT_BURST": "100000",
+    "SETGAME_CONNECTIONS_PER_CLIENT": "100000",
+}
+"""The whole test session is one client (127.0.0.1) opening connections as fast as it can:
+the test servers let it, unless a test sets these limits itself (tests/server/test_edge.py)."""
 TEST_LIMITS = {"SETGAME_ROOMS_PER_CLIENT": "100000"}
 """The shared test servers create every room from one address (loopback): lift that cap
 there (tests of the caps start their own server with ``server_factory(env=...)``)."""
@@ -81,7 +88,7 @@ class LiveServer(str):
         out: IO[bytes] = self.log.open("ab")
         with out:
             self.proc = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, env=os.environ | self.env
+                command, stdout=out, stderr=subprocess.STDOUT, env=TOLERANT | os.environ | self.env
             )
         self._wait_ready(timeout)
         self.created = True

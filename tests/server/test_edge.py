@@ -211,17 +211,19 @@ def post_head(length: int | None, server: LiveServer) -> bytes:
     ).encode()
 
 
-async def test_a_huge_declared_body_gets_413_before_it_is_sent(live_server: LiveServer) -> None:
-    reply, closed = await http_exchange(live_server, post_head(300_000_000, live_server))
+async def test_a_huge_declared_body_gets_413_before_it_is_sent(edge_server: Make) -> None:
+    server = edge_server()  # of its own: room creation limits come before the body
+    reply, closed = await http_exchange(server, post_head(300_000_000, server))
     assert reply.startswith(b"HTTP/1.1 413") and b'"too_big"' in reply and closed
-    await healthy(live_server)
+    await healthy(server)
 
 
-async def test_a_huge_streamed_body_gets_413_without_reading_on(live_server: LiveServer) -> None:
+async def test_a_huge_streamed_body_gets_413_without_reading_on(edge_server: Make) -> None:
+    server = edge_server()
     chunk = b"400\r\n" + b" " * 1024 + b"\r\n"  # chunked: no length declared
-    reply, closed = await http_exchange(live_server, post_head(None, live_server), *[chunk] * 8)
+    reply, closed = await http_exchange(server, post_head(None, server), *[chunk] * 8)
     assert reply.startswith(b"HTTP/1.1 413") and b"exceeds 4096" in reply and closed
-    await healthy(live_server)
+    await healthy(server)
 
 
 @pytest.mark.parametrize(
@@ -236,16 +238,17 @@ async def test_a_huge_streamed_body_gets_413_without_reading_on(live_server: Liv
     ],
 )
 async def test_a_bad_body_gets_400_with_a_clear_message(
-    live_server: LiveServer, body: bytes, code: str, quoted: str
+    edge_server: Make, body: bytes, code: str, quoted: str
 ) -> None:
-    async with httpx.AsyncClient(base_url=live_server, trust_env=False, timeout=5) as http:
+    server = edge_server()
+    async with httpx.AsyncClient(base_url=server, trust_env=False, timeout=5) as http:
         response = await http.post("/api/rooms", content=body)
     assert response.status_code == 400, response.text
     assert response.json()["code"] == code and quoted in response.json()["message"]
 
 
-async def test_an_empty_body_takes_the_defaults(live_server: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live_server, trust_env=False, timeout=5) as http:
+async def test_an_empty_body_takes_the_defaults(edge_server: Make) -> None:
+    async with httpx.AsyncClient(base_url=edge_server(), trust_env=False, timeout=5) as http:
         assert (await http.post("/api/rooms", content=b"")).status_code == 201
 
 

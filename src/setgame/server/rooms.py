@@ -171,7 +171,11 @@ class Room:
         return sum(1 for c in self.conns if c.player is None)
 
     def _tell_watchers(self) -> None:
-        """Tell everyone how many watch, when that changed (players see their audience)."""
+        """Tell everyone how many watch, when that changed (players see their audience): at
+        the next presence flush, so that watchers coming and going fast cost one message."""
+        self._schedule_flush()
+
+    def _flush_watchers(self) -> None:
         count = self.watchers()
         if count != self._watchers_told:
             self._watchers_told = count
@@ -272,6 +276,9 @@ class Room:
         flush, at most one per :data:`PRESENCE_SECONDS`, and only if it changed from what
         they last heard (off and on again in between: nothing)."""
         self._presence_due.add(player)
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
         if self._presence_timer is None:
             wait = max(0.0, self._presence_at + PRESENCE_SECONDS - time.monotonic())
             loop = asyncio.get_running_loop()
@@ -286,6 +293,7 @@ class Room:
             if online != (player in self._heard_online):
                 (self._heard_online.add if online else self._heard_online.discard)(player)
                 self._send_all(p.encode(p.Presence(player=player, connected=online)))
+        self._flush_watchers()
 
     def _send_all(self, text: str) -> None:
         for conn in list(self.conns):
@@ -382,6 +390,8 @@ class Room:
                 update = p.Update(version=self.version, events=events, state=self.view(conn.player))
                 text = cache[conn.player] = p.encode(update)
             conn.send(text)
+        # Every view just sent says who is connected: that is now what the room last heard.
+        self._heard_online = {c.player for c in self.conns if c.player is not None}
 
     # --- pick-window timer ----------------------------------------------------------------
 
@@ -504,9 +514,6 @@ class Room:
             raise
         self.seats.pop(player, None)
         await self.storage.remove_seat(self.id, player)
-        # The update said they left: no "connection lost" presence for a seat that is gone.
-        self._heard_online.discard(player)
-        self._presence_due.discard(player)
         self._relist()
         self._tell_watchers()
 
