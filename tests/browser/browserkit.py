@@ -101,6 +101,21 @@ def not_a_set(codes: list[str]) -> list[str]:
     raise AssertionError(f"every triple is a set: {codes!r}")
 
 
+def finish_solo_game(page: Page) -> None:
+    """Play a started solo game to its end: take a set, or ask for more cards when none."""
+    while page.get_attribute("main", "data-phase") == "playing":
+        version = page.get_attribute("main", "data-version")
+        found = a_set(table(page))
+        if found is None:
+            page.click("[data-action=no-set]")
+        else:
+            pick(page, found)
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=version
+        )
+    phase(page, "match_over")
+
+
 def call(page: Page, name: str) -> None:
     page.click("[data-action=call-set]")
     expect(page.locator("main")).to_have_attribute("data-holder", name)

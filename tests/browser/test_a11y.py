@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import a_set, create_room, join, phase, pick, seat, start, table
+from browser.browserkit import (
+    create_room,
+    finish_solo_game,
+    join,
+    seat,
+    start,
+    table,
+)
 from setgame.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
@@ -67,17 +74,7 @@ def finished_game(live_server: str, browser: Any) -> Iterator[str]:
     url = create_room(live_server, mode="solo", deck="color=R", public=False)
     join(page, url, "Sol")
     start(page)
-    while page.get_attribute("main", "data-phase") == "playing":
-        version = page.get_attribute("main", "data-version")
-        found = a_set(table(page))
-        if found is None:
-            page.click("[data-action=no-set]")
-        else:
-            pick(page, found)
-        page.wait_for_function(
-            "v => document.querySelector('main').dataset.version !== v", arg=version
-        )
-    phase(page, "match_over")
+    finish_solo_game(page)
     replay = page.get_attribute("#replay-link", "href") or ""
     context.close()
     yield f"{live_server}{replay}"

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from browser.browserkit import a_set, create_room, join, phase, pick, start, table
+from browser.browserkit import create_room, finish_solo_game, join, start
 from setgame import catalog, parse_card
 from setgame.i18n import LANGUAGES, card_label
 
@@ -150,17 +150,7 @@ def test_solo_game_to_the_end_then_its_replay(live_server: str, new_page: Any) -
     page = new_page()
     join(page, url, "Sol")
     start(page)
-    while page.get_attribute("main", "data-phase") == "playing":
-        version = page.get_attribute("main", "data-version")
-        found = a_set(table(page))
-        if found is None:
-            page.click("[data-action=no-set]")
-        else:
-            pick(page, found)
-        page.wait_for_function(
-            "v => document.querySelector('main').dataset.version !== v", arg=version
-        )
-    phase(page, "match_over")
+    finish_solo_game(page)
     expect(page.locator("#results")).to_be_visible()
     page.click("#replay-link")
     page.wait_for_url(re.compile(r"/replay/"))

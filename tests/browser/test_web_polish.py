@@ -12,12 +12,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browserkit import (
-    a_set,
     call,
     create_room,
     ensure_set,
+    finish_solo_game,
     join,
-    phase,
     pick,
     seat,
     start,
@@ -145,20 +144,6 @@ def test_a_reload_keeps_what_happened(live_server: str, new_page: Any) -> None:
     expect(ann.locator("#log li").first).to_contain_text("Bob")
     after = ann.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert len(after) > len(before) and after[-len(before) :] == before, (before, after)
-
-
-def finish_solo_game(page: Page) -> None:
-    while page.get_attribute("main", "data-phase") == "playing":
-        version = page.get_attribute("main", "data-version")
-        found = a_set(table(page))
-        if found is None:
-            page.click("[data-action=no-set]")
-        else:
-            pick(page, found)
-        page.wait_for_function(
-            "v => document.querySelector('main').dataset.version !== v", arg=version
-        )
-    phase(page, "match_over")
 
 
 def test_replay_opens_on_the_deal_with_times_and_home_end_keys(
