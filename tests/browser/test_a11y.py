@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from browser.browserkit import (
     create_room,
+    ensure_set,
     finish_solo_game,
     join,
     seat,
@@ -121,6 +122,7 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
         join(page, create_room(live_server, mode=mode, public=False), "Sol")
         start(page)
         if mode == "practice":
+            ensure_set([page])  # a dealt table without a set has nothing to hint at
             page.click("[data-action=hint]")
             expect(page.locator("[data-card].hinted")).to_have_count(1)
         check(page, f"{mode} ({theme})")
