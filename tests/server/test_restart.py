@@ -228,31 +228,15 @@ async def test_an_idle_finished_room_leaves_memory_and_comes_back_on_demand(
         assert await rooms.load("unknown") is None
 
 
-class FakeConnection:
-    def __init__(self) -> None:
-        self.player: str | None = None
-        self.sent: list[str] = []
-        self.closed: int | None = None
-
-    def send(self, text: str) -> None:
-        self.sent.append(text)
-
-    def close(self, code: int) -> None:
-        self.closed = code
-
-
 async def test_a_failed_write_closes_the_room_and_it_comes_back_from_the_log(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from setgame.server.protocol import RoomSettings
-    from setgame.server.registry import Rooms
-    from setgame.server.storage import Storage
 
-    storage = Storage(str(tmp_path / "fail.db"))
-    await storage.open()
-    rooms = Rooms(storage)
-    await rooms.start(restore=False)
-    try:
+    from .roomkit import FakeConnection, registry
+
+    async with registry(tmp_path / "fail.db") as rooms:
+        storage = rooms.storage
         room = await rooms.create(RoomSettings())
         conn = FakeConnection()
         room.attach(conn)
@@ -274,6 +258,3 @@ async def test_a_failed_write_closes_the_room_and_it_comes_back_from_the_log(
         assert back.version == version and back.phase == "lobby"
         await back.start(player)  # the seat and its token survived
         assert back.phase == "playing"
-    finally:
-        await rooms.close()
-        await storage.close()
