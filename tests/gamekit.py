@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from setgame.cards import Card
 from setgame.game import Call, Game, GameError, Join, NoSet, Pick, Settings, Start
-from setgame.sets import find_sets, is_set
+from setgame.sets import find_sets, has_set, is_set
 
 
 def started(
@@ -49,6 +49,21 @@ def take_any(game: Game, player: str, at: float) -> list[dict[str, object]]:
     cards = find_sets(game.table)[0]
     events = [] if game.settings.solitary else game.apply(Call(at, player))
     return events + game.apply(Pick(at + 0.1, player, cards))
+
+
+def play_out_round(game: Game, at: float, who: str | None = None) -> float:
+    """Play the current round to its end from the clock ``at``: ``who`` (by default the first
+    present player) takes every set, and every active player declares no set when none lies
+    on the table. Returns the clock at the end."""
+    who = who or game.present()[0].id
+    while game.phase == "playing":
+        at += 1.0
+        if has_set(game.table):
+            take_any(game, who, at)
+        else:
+            for p in game.active():
+                game.apply(NoSet(at, p.id))
+    return at
 
 
 def play_out(game: Game, seed: int = 0, start_at: float = 1.0) -> float:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamekit import not_a_set, seed_where, started, take_any
+from gamekit import not_a_set, play_out_round, seed_where, started, take_any
 from setgame.cards import card_names, parse_cards
 from setgame.game import (
     MAX_NAME,
@@ -550,14 +550,7 @@ def test_away_completes_a_vote_at_its_time() -> None:
 
 def test_match_over_when_the_last_dealer_leaves_at_its_time() -> None:
     game = seed_where(lambda g: has_set(g.table), players=("a", "b"))
-    at = 1.0
-    while game.phase == "playing":
-        at += 1
-        if has_set(game.table):
-            take_any(game, "a", at)
-        else:
-            game.apply(NoSet(at, "a"))
-            game.apply(NoSet(at, "b"))
+    at = play_out_round(game, 1.0, "a")
     events = game.apply(Leave(at + 1, "b"))
     assert events[1] == {"type": "match_over", "at": at + 1, **game.result()}
     assert game.view(now=at + 50)["clock"] == at + 1
@@ -647,14 +640,7 @@ def test_a_new_round_starts_every_player_afresh() -> None:
     game = seed_where(lambda g: has_set(g.table), Settings(pick_seconds=2), ("a", "b"))
     game.apply(Call(1, "a"))
     game.apply(Tick(3))  # a cooling down
-    at = 5.0
-    while game.phase == "playing":
-        at += 1
-        if has_set(game.table):
-            take_any(game, "b", at)
-        else:
-            game.apply(NoSet(at, "a"))
-            game.apply(NoSet(at, "b"))
+    at = play_out_round(game, 5.0, "b")
     game.apply(Start(at + 1, "a"))
     entries = game.view("a", now=at + 1)["players"]
     assert [(e["locked"], e["declared"], e["sets"], e["wrong"]) for e in entries] == [
@@ -762,14 +748,7 @@ def test_a_departed_seat_is_never_locked() -> None:
 
 def test_a_player_may_join_between_rounds() -> None:
     game = seed_where(lambda g: True, players=("a", "b"))
-    at = 1.0
-    while game.phase == "playing":
-        at += 1
-        if has_set(game.table):
-            take_any(game, "a", at)
-        else:
-            game.apply(NoSet(at, "a"))
-            game.apply(NoSet(at, "b"))
+    at = play_out_round(game, 1.0, "a")
     assert game.phase == "round_over"
     assert game.apply(Join(at + 1, "c", "C")) == [
         {"type": "joined", "at": at + 1, "player": "c", "name": "C"}

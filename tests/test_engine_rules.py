@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from gamekit import not_a_set, play_out, seed_where, started, take_any
+from gamekit import not_a_set, play_out, play_out_round, seed_where, started, take_any
 from setgame import seating
 from setgame.cards import card_names
 from setgame.game import (
@@ -116,19 +116,6 @@ def test_fair_call_count_restarts_at_each_new_round() -> None:
     game.apply(Start(end + 1, "a"))
     assert game.players["a"].misses == 0 and game.players["a"].cooldown_until is None
     assert timeout(game, "a", end + 2)["cooldown"] == 5.0
-
-
-def play_out_round(game: Game, at: float) -> float:
-    """Play the current round to its end, the first present player taking every set."""
-    who = game.present()[0].id
-    while game.phase == "playing":
-        at += 1.0
-        if has_set(game.table):
-            take_any(game, who, at)
-        else:
-            for p in game.active():
-                game.apply(NoSet(at, p.id))
-    return at
 
 
 @pytest.mark.parametrize("how", ["away", "locked", "left"])
