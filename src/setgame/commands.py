@@ -381,7 +381,7 @@ def serve(
     try:
         limits = limits_from_env(trusted_proxy)
     except LimitError as exc:
-        _exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
+        exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
     run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
 
 
@@ -430,14 +430,14 @@ def run(args: list[str]) -> NoReturn:
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except typer.Abort:
-        _exit_with(gettext(lang(), "setgame: aborted"), 130)
+        exit_with(gettext(lang(), "setgame: aborted"), 130)
     except _click_class("ClickException") as error:
         message = error.format_message()  # type: ignore[attr-defined]
         if type(error).__name__ == "NoArgsIsHelpError":  # bare `setgame`: the help
             out.print(message, markup=False)
             sys.exit(0)
         line = _one_line(message, error, args)
-        _exit_with(gettext(lang(), "setgame: error: {message}", message=line), 2)
+        exit_with(gettext(lang(), "setgame: error: {message}", message=line), 2)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -451,10 +451,6 @@ def _one_line(message: str, error: Exception, args: list[str]) -> str:
             given = value if equals else args[i + 1]
             return text if repr(given) in text else f"{text} (got {given!r})"
     return text
-
-
-def _exit_with(message: str, code: int) -> NoReturn:
-    exit_with(message, code)
 
 
 __all__ = ["app", "run"]
