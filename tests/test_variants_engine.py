@@ -15,6 +15,7 @@ from setgame.game import (
     Game,
     GameError,
     Join,
+    Leave,
     NoSet,
     Pick,
     Settings,
@@ -125,32 +126,45 @@ def test_every_variant_plays_a_solo_game_to_the_end_and_replays(name: str) -> No
     assert all(len(deck.parse_many(e["cards"])) == game.variant.claim_size for e in taken)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     name=st.sampled_from(sorted(VARIANTS)),
     moves=st.integers(1, 40),
+    wrong=st.floats(0, 0.5),
 )
-def test_auto_play_never_leaves_a_table_without_a_group_while_the_stock_has_cards(
-    seed: int, name: str, moves: int
+def test_random_play_never_leaves_a_table_without_a_group_while_the_stock_has_cards(
+    seed: int, name: str, moves: int, wrong: float
 ) -> None:
-    """R11 generalized: the table grows until it holds a group that may be claimed now."""
+    """R11 generalized: the table grows until it holds a group that may be claimed now; and
+    no card is ever in two places (table, previous claim, stock)."""
     game = started(name, seed, mode="multi", no_set="auto", rounds="single")
     rng = random.Random(seed)
     at = 0.0
     for _ in range(moves):
         if game.phase != "playing":
             break
-        at += 10.0
+        at += 1000.0  # past every fair-call cooldown
         groups = game._t.groups()
         assert groups or not game.deck_left
+        state = game.snapshot()["state"]
+        places = state["table"] + (state["previous"] or []) + state["stock"]
+        assert len(places) == len(set(places)) and set(places) <= set(game.deck)
         who = rng.choice("ab")
         game.apply(Call(at, who))
+        # any cards (most often no group: a wrong call), or a group
+        random_cards = rng.random() < wrong
+        cards = rng.sample(game.table, game.variant.claim_size) if random_cards else []
+        cards = cards or list(rng.choice(groups))
         if game.variant.flow.face_down:
-            for c in rng.choice(groups):
+            for c in cards:
                 game.apply(Turn(at, who, game.table.index(c)))
+        elif game._t.already_found(cards):
+            with pytest.raises(GameError):
+                game.apply(Pick(at, who, tuple(cards)))
+            game.apply(Tick(at + 60))
         else:
-            game.apply(Pick(at, who, rng.choice(groups)))
+            game.apply(Pick(at, who, tuple(cards)))
     assert game.phase == "match_over" or game._t.groups() or not game.deck_left
 
 
@@ -474,6 +488,16 @@ def test_memory_turns_judges_and_turns_back() -> None:
     game.apply(Turn(2.5, "b", 0))
     events = game.apply(Tick(20))
     assert events[0]["reason"] == "timeout" and game.turned == []
+
+
+def test_memory_cards_turn_back_when_the_holder_leaves() -> None:
+    game = started("memory", seed=3, mode="multi")
+    game.apply(Call(1, "a"))
+    game.apply(Turn(1.5, "a", 4))
+    assert game.view("b")["turned"] == [4] and game.view("b")["table"][4] is not None
+    events = game.apply(Leave(2, "a"))
+    assert [e["type"] for e in events] == ["left", "call_cancelled"]
+    assert game.turned == [] and game.view("b")["table"] == [None] * 12
 
 
 def test_memory_good_claim_is_taken_and_replaced_face_down() -> None:

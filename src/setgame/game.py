@@ -18,270 +18,99 @@ minus the penalties; each request for three more cards is a penalty of one
 point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
 ``both`` (never below zero sets). The game is *won* when every more-cards
 penalty has been cancelled by a set found once the deck is empty and at most 12
-cards lie on the table ("among the last 12 cards", ``001``, ``004``). The
-seconds from start to end are recorded.
+cards lie on the table ("among the last 12 cards", ``001``, ``004``; in a variant,
+the last ``table`` cards). The seconds from start to end are recorded (a puzzle
+played alone adds 10 s per wrong pick instead of taking a point).
 
 This project's own rules, beside the rulebooks': the fair-call cooldown
 (:mod:`setgame.penalties`), "when every player is locked out, all lockouts lift"
 (also when a player leaves or goes away), the match following the seated
 players (:mod:`setgame.seating`), and the ``missed`` set named when three cards
 are dealt while a set lay on the table.
+
+Variants (issue 10, ``docs/variants.md``): ``Settings.variant`` names one of
+:mod:`setgame.variants`; its kind judges claims (3, 4 or 6 cards, ``_judge``) and
+explains wrong ones (:mod:`setgame.claims`), and its flow of play lives in
+:mod:`setgame.table`, which holds the cards. This module keeps players, phases and
+actions; it never asks which variant is played, only what the variant says.
+Settings are in :mod:`setgame.settings`, actions in :mod:`setgame.actions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, TypeAlias
 
 from setgame import seating
-from setgame.cards import Card, CardError, card_names, parse_card, parse_deck
+from setgame.actions import (
+    MAX_PICK,
+    Action,
+    Away,
+    Call,
+    Join,
+    Leave,
+    NoSet,
+    Pick,
+    Start,
+    Tick,
+    Turn,
+    action_from_dict,
+    action_to_dict,
+)
+from setgame.cards import Card
 from setgame.claims import flaw_dicts
+from setgame.errors import GameError
 from setgame.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome
-from setgame.table import MAX_TABLE, Table, remove_compact
-from setgame.table import TABLE_SIZE as TABLE_SIZE
-from setgame.variants import decks as variant_decks
-from setgame.variants.decks import Deck
+from setgame.settings import (
+    LOCKOUT_LIFTS,
+    MODES,
+    NO_SET_RULES,
+    PENALTIES,
+    ROUND_RULES,
+    Settings,
+    variant_of,
+)
+from setgame.table import MAX_TABLE, TABLE_SIZE, Table, daily_layout, deck_of, remove_compact
 from setgame.variants.kinds import Group
-from setgame.variants.puzzle import PuzzleError, daily_puzzle, parse_day
-from setgame.variants.registry import PUZZLE, Variant, VariantError, find_variant
+
+__all__ = [  # what the engine's users import from here (the parts live in their modules)
+    "LOCKOUT_LIFTS",
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "MAX_TABLE",
+    "MODES",
+    "NO_SET_RULES",
+    "PENALTIES",
+    "PHASES",
+    "ROUND_RULES",
+    "TABLE_SIZE",
+    "Action",
+    "Away",
+    "Call",
+    "Event",
+    "Game",
+    "GameError",
+    "Join",
+    "Leave",
+    "NoSet",
+    "Pick",
+    "Player",
+    "Settings",
+    "Start",
+    "Tick",
+    "Turn",
+    "action_from_dict",
+    "action_to_dict",
+]
 
 Event: TypeAlias = dict[str, Any]
 
-MODES: Final = ("multi", "solo", "practice")
-PENALTIES: Final = ("point", "lockout", "both", "none")
-NO_SET_RULES: Final = ("vote", "auto")
-ROUND_RULES: Final = ("match", "single")
-LOCKOUT_LIFTS: Final = ("set", "set_or_cards")  # R10: 002 and 000's option; 003
 PHASES: Final = ("lobby", "playing", "round_over", "match_over")
 
 MAX_PLAYERS: Final = 8
 MAX_NAME: Final = 24
 _COUNTS: Final = {3: "three", 4: "four", 6: "six"}
-_MAX_PICK: Final = 6  # the most cards a claim holds (GhostSet): longer picks are cut, then refused
-
-
-class GameError(ValueError):
-    """An action the rules do not allow now. ``code`` is a short stable string."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-# --- settings -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Room settings where the rulebooks differ (see RULES.md)."""
-
-    mode: str = "multi"
-    penalty: str = "point"
-    no_set: str = "vote"
-    deck: str = "full"
-    pick_seconds: float = 5.0
-    rounds: str = "match"
-    lockout_lift: str = "set"
-    variant: str = "classic"  # any spelling find_variant reads; stored canonical
-    table: int = 0  # cards dealt: 0 is the variant's table size
-    day: str = ""  # puzzle: "YYYY-MM-DD" plays that day's daily puzzle
-
-    def __post_init__(self) -> None:
-        for name, allowed in (
-            ("mode", MODES),
-            ("penalty", PENALTIES),
-            ("no_set", NO_SET_RULES),
-            ("rounds", ROUND_RULES),
-            ("lockout_lift", LOCKOUT_LIFTS),
-        ):
-            value = getattr(self, name)
-            if value not in allowed:
-                raise GameError(
-                    "bad_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-                )
-        try:
-            parse_deck(self.deck)
-        except CardError as exc:
-            raise GameError("bad_setting", str(exc)) from None
-        seconds = self.pick_seconds
-        if (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not 1 <= seconds <= 60
-        ):
-            raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
-        _check_variant(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        # Not dataclasses.asdict: it deep-copies field by field, and every view sent to every
-        # player carries the settings (a third of the view's time in the load benchmark).
-        return {name: getattr(self, name) for name in _SETTING_NAMES}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise GameError("bad_setting", f"unknown setting(s): {unknown!r}")
-        return cls(**data)
-
-    @property
-    def solitary(self) -> bool:
-        """Solo and practice: one player, no call."""
-        return self.mode != "multi"
-
-
-_SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
-
-
-def _check_variant(settings: Settings) -> None:
-    """The variant settings (issue 10): a known variant (stored by its canonical name), a
-    table size it offers, a daily puzzle day only for the puzzle, and a deck filter only on
-    the standard deck."""
-    try:
-        variant = find_variant(settings.variant)
-    except VariantError as exc:
-        raise GameError("bad_setting", str(exc)) from None
-    object.__setattr__(settings, "variant", variant.name)  # frozen: canonical once, here
-    sizes = (variant.table_size, *variant.table_sizes)
-    table = settings.table
-    if isinstance(table, bool) or not isinstance(table, int) or table not in (0, *sizes):
-        raise GameError(
-            "bad_setting",
-            f"table must be 0 or {' or '.join(map(str, sizes))} for {variant.title}, not {table!r}",
-        )
-    if settings.day != "":
-        if (variant.deck, variant.kind, variant.flow) != (PUZZLE.deck, PUZZLE.kind, PUZZLE.flow):
-            raise GameError("bad_setting", f"day {settings.day!r} needs the puzzle variant")
-        try:
-            parse_day(settings.day)
-        except PuzzleError as exc:
-            raise GameError("bad_setting", f"day: {exc}") from None
-    if variant.deck is not variant_decks.STANDARD and settings.deck.strip().lower() != "full":
-        raise GameError(
-            "bad_setting",
-            f"deck {settings.deck!r} filters the standard deck: {variant.title} needs 'full'",
-        )
-
-
-def variant_of(settings: Settings) -> Variant:
-    """The variant the settings name."""
-    return find_variant(settings.variant)
-
-
-# --- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    at: float
-    player: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    at: float
-    player: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class NoSet:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Away:
-    """A seated player lost (``away=True``) or regained their connection: an absent player
-    does not hold up a no-set vote (R11) nor an all-locked-out release (R10)."""
-
-    at: float
-    player: str
-    away: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Memory: turn up the face-down card at ``position`` of the table."""
-
-    at: float
-    player: str
-    position: int
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    at: float
-
-
-Action: TypeAlias = Join | Leave | Start | Call | Pick | NoSet | Away | Turn | Tick
-_ACTION_TYPES: Final[dict[str, type[Action]]] = {
-    "join": Join,
-    "leave": Leave,
-    "start": Start,
-    "call": Call,
-    "pick": Pick,
-    "no_set": NoSet,
-    "away": Away,
-    "turn": Turn,
-    "tick": Tick,
-}
-_ACTION_NAMES: Final = {cls: name for name, cls in _ACTION_TYPES.items()}
-
-
-def action_to_dict(action: Action, deck: Deck | None = None) -> dict[str, Any]:
-    """The JSON form of an action, cards in the notation of ``deck`` (default: the standard
-    deck): ``{"type": "pick", "at": 3.0, ...}``; :meth:`Game.action_dict` uses the game's."""
-    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if f.name == "cards":
-            value = card_names(value) if deck is None else deck.names(value)
-        data[f.name] = value
-    return data
-
-
-def action_from_dict(data: Mapping[str, Any], deck: Deck | None = None) -> Action:
-    """Read an action written by :func:`action_to_dict`, cards in the notation of ``deck``
-    (default: the standard deck; :meth:`Game.parse_action` uses the game's)."""
-    kind = data.get("type")
-    cls = _ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise GameError("bad_action", f"unknown action type: {kind!r}")
-    args = {k: v for k, v in data.items() if k != "type"}
-    if "cards" in args:
-        if not isinstance(args["cards"], list | tuple):
-            raise GameError("bad_action", f"cards must be a list, not {args['cards']!r}")
-        read = parse_card if deck is None else deck.parse
-        try:
-            args["cards"] = tuple(read(c) for c in args["cards"][: _MAX_PICK + 1])
-        except CardError as exc:
-            raise GameError("bad_card", str(exc)) from None
-    try:
-        return cls(**args)
-    except TypeError:
-        raise GameError("bad_action", f"bad fields for {kind!r}: {sorted(args)!r}") from None
 
 
 # --- state ----------------------------------------------------------------------------------
@@ -300,7 +129,7 @@ class Player:
     wrong: int = 0  # wrong calls this round
     penalty_seconds: float = 0  # puzzle alone: seconds added by wrong picks this round
     penalties: int = 0  # solo: more-cards requests this round (R15)
-    cancelled: int = 0  # solo: sets found among the last 12 cards
+    cancelled: int = 0  # solo: sets found among the last cards (12, or the table size)
     misses: int = 0  # fair call: calls in a row that ended without a set
     cooldown_until: float | None = None  # fair call: no call before this time
 
@@ -332,10 +161,7 @@ class Game:
             raise GameError("bad_setting", f"seed must be an int, not {seed!r}")
         self.seed = seed
         self.variant: Final = variant_of(self.settings)
-        # the standard deck as the deck setting filters it (R16), or the variant's own
-        standard = self.variant.deck is variant_decks.STANDARD
-        deck = parse_deck(self.settings.deck) if standard else self.variant.deck.cards
-        self.deck: Final = tuple(deck)
+        self.deck: Final = deck_of(self.variant, self.settings.deck)
         self._t = Table(self.variant, self.settings.table or self.variant.table_size)
         self._variant_view: Final = {
             "name": self.variant.name,
@@ -631,6 +457,7 @@ class Game:
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
+            self._t.turned = []  # memory: cards the holder turned up lie face down again
             events.append({"type": "call_cancelled", "at": a.at, "player": a.player})
         if s.phase == "playing":
             events += self._lift_if_all_locked(a.at) or self._check_votes(a.at)
@@ -654,7 +481,7 @@ class Game:
     def _deal_round(self, at: float) -> list[Event]:
         s = self._s
         day = self.settings.day
-        layout = daily_puzzle(parse_day(day)) if day else ()  # the daily puzzle: no stock
+        layout = daily_layout(day) if day else ()  # the daily puzzle: no stock
         self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None
@@ -724,7 +551,7 @@ class Game:
         """The picked cards, checked: ``claim_size`` different cards that a claim may use."""
         size = self.variant.claim_size
         if not isinstance(cards, tuple | list) or len(cards) != size or len(set(cards)) != size:
-            shown = cards[: _MAX_PICK + 1] if isinstance(cards, tuple | list) else cards
+            shown = cards[: MAX_PICK + 1] if isinstance(cards, tuple | list) else cards
             count = _COUNTS.get(size, size)
             raise GameError("bad_pick", f"a pick is {count} different cards, not {shown!r}")
         missing = self._t.missing(cards)

@@ -26,9 +26,10 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, Final
 
-from setgame.cards import Card
-from setgame.variants.decks import Deck
+from setgame.cards import Card, parse_deck
+from setgame.variants.decks import STANDARD, Deck
 from setgame.variants.kinds import Group
+from setgame.variants.puzzle import daily_puzzle, parse_day
 from setgame.variants.registry import Variant
 
 TABLE_SIZE: Final = 12  # R06: 3 rows of 4 (the classic table)
@@ -243,3 +244,14 @@ def remove_compact(table: Sequence[Card], positions: Sequence[int]) -> list[Card
 def notation(deck: Deck) -> dict[int, str]:
     """Every card of ``deck`` and its code (views name cards often: look them up)."""
     return {card: deck.name_of(card) for card in deck.cards}
+
+
+def deck_of(variant: Variant, setting: str) -> tuple[Card, ...]:
+    """The cards a round is dealt from: the standard deck as the ``deck`` setting filters it
+    (R16), or the variant's own deck (the settings allow no filter there)."""
+    return tuple(parse_deck(setting) if variant.deck is STANDARD else variant.deck.cards)
+
+
+def daily_layout(day: str) -> tuple[Card, ...]:
+    """The table of the daily puzzle of ``day`` (``YYYY-MM-DD``)."""
+    return daily_puzzle(parse_day(day))
