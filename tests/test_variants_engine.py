@@ -25,8 +25,10 @@ from setgame.game import (
     action_from_dict,
 )
 from setgame.penalties import PUZZLE_PENALTY_SECONDS
+from setgame.table import Table
 from setgame.variants import VARIANTS, daily_puzzle, find_variant, parse_day
 from setgame.variants.kinds import FOURSET, GHOSTSET, ULTRASET
+from setgame.variants.registry import JUNIOR, SET_CHAIN
 
 Event = dict[str, Any]
 
@@ -133,7 +135,7 @@ def test_every_variant_plays_a_solo_game_to_the_end_and_replays(name: str) -> No
     moves=st.integers(1, 40),
     wrong=st.floats(0, 0.5),
 )
-def test_random_play_never_leaves_a_table_without_a_group_while_the_stock_has_cards(
+def test_r11_random_play_never_leaves_a_table_without_a_group_while_the_stock_has_cards(
     seed: int, name: str, moves: int, wrong: float
 ) -> None:
     """R11 generalized: the table grows until it holds a group that may be claimed now; and
@@ -166,6 +168,33 @@ def test_random_play_never_leaves_a_table_without_a_group_while_the_stock_has_ca
         else:
             game.apply(Pick(at, who, tuple(cards)))
     assert game.phase == "match_over" or game._t.groups() or not game.deck_left
+
+
+def test_r09_generalized_cards_are_replaced_while_the_table_would_fall_below_its_size() -> None:
+    table = Table(SET_CHAIN, 12)
+    table.deal(range(81), "k")
+    table.cards += [table.stock.pop()]  # 13 cards: a chain claim takes two, one is replaced
+    table.previous = [table.stock.pop() for _ in range(3)]
+    stock = list(table.stock)
+    linked = table.groups()[0]
+    on_table = [c for c in linked if c in table.cards]
+    positions = [table.cards.index(c) for c in on_table]
+    fields = table.take(linked)
+    assert fields["positions"] == positions and fields["replaced"] == [stock[-1]]
+    assert len(table.cards) == 12 and table.cards[positions[0]] == stock[-1]
+    assert table.previous == list(linked) and fields["previous"] == table.names(linked)
+
+
+def test_r15_the_last_cards_are_the_tables_size() -> None:
+    table = Table(JUNIOR, 9)
+    table.deal(JUNIOR.deck.cards, "k")
+    table.cards += table.stock
+    table.stock = []
+    assert len(table.cards) == 27 and not table.last_cards()
+    table.cards = table.cards[:10]
+    assert not table.last_cards()
+    table.cards = table.cards[:9]
+    assert table.last_cards()
 
 
 # --- notation ------------------------------------------------------------------------------------
