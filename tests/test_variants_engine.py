@@ -226,6 +226,20 @@ def test_card_codes_of_other_decks_round_trip_through_views_and_actions(
     assert events[0]["type"] == "set_taken" and events[0]["cards"] == data["cards"]
 
 
+def test_turn_and_long_picks_in_json() -> None:
+    game = started("memory", seed=1)
+    data = {"type": "turn", "at": 2.0, "player": "a", "position": 5}
+    assert game.parse_action(data) == Turn(2.0, "a", 5)
+    assert game.action_dict(Turn(2.0, "a", 5)) == data
+    codes = ["1RSD"] * 10_000  # hostile: read no further than a claim can be, then refused
+    action = action_from_dict({"type": "pick", "at": 1, "player": "a", "cards": codes})
+    assert isinstance(action, Pick) and len(action.cards) == 7
+    classic = started("classic")
+    with pytest.raises(GameError) as err:
+        classic.apply(action)
+    assert err.value.code == "bad_pick"
+
+
 def test_4set_codes_use_the_fourth_letters() -> None:
     game = started("4set", seed=2)
     letters = "".join(game.view()["table"])

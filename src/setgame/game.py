@@ -556,7 +556,8 @@ class Game:
             raise GameError("bad_pick", f"a pick is {count} different cards, not {shown!r}")
         missing = self._t.missing(cards)
         if missing:
-            names = [self._t.names([c])[0] if c in self.deck else c for c in missing]
+            deck = self.variant.deck.card_set
+            names = [self._t.names([c])[0] if c in deck else c for c in missing]
             raise GameError("not_on_table", f"not on the table: {names!r}")
         return tuple(cards)
 
