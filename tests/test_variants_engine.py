@@ -457,12 +457,14 @@ def test_shuffle_reshuffles_deterministically_after_every_claim() -> None:
 # --- memory --------------------------------------------------------------------------------------
 
 
-def test_memory_never_shows_a_face_down_card_before_it_is_turned() -> None:
-    game = started("memory", seed=12, mode="solo")
+@pytest.mark.parametrize("mode", ["solo", "multi"])
+def test_memory_never_shows_a_face_down_card_before_it_is_turned(mode: str) -> None:
+    """Every event and every view (each player's and a spectator's) of a whole game."""
+    game = Game(Settings(mode=mode, variant="memory", rounds="single"), 12)
+    players = ["a"] if mode == "solo" else ["a", "b"]
     deck = game.variant.deck
     shown: set[int] = set()  # cards turned up so far
     rng = random.Random(1)
-    at = 0.0
 
     def check(data: Any) -> None:
         text = json.dumps(data)
@@ -470,22 +472,30 @@ def test_memory_never_shows_a_face_down_card_before_it_is_turned() -> None:
         assert not any(f'"{deck.name_of(c)}"' in text for c in hidden), text
         assert not any(f'"{deck.name_of(c)}"' in text for c in game._t.stock)
 
-    check(game.view("a"))
-    check(game.view(None))
+    def apply(action: Any, at: float) -> list[Event]:
+        events = game.apply(action)
+        check(events)
+        for who in (*players, None):
+            check(game.view(who, now=at))
+        return events
+
+    for p in players:
+        apply(Join(0.0, p, p.upper()), 0.0)
+    apply(Start(0.0, "a"), 0.0)
+    at, turn = 0.0, 0
     while game.phase == "playing":
-        at += 1
+        at += 1000.0  # past every fair-call cooldown
+        turn += 1
+        who = players[turn % len(players)]
+        if mode == "multi":
+            apply(Call(at, who), at)
         picks = rng.sample(range(len(game.table)), 3) if rng.random() < 0.3 else None
         if picks is None:
-            group = game._t.groups()[0]
-            picks = [game.table.index(c) for c in group]
+            picks = [game.table.index(c) for c in game._t.groups()[0]]
         for pos in picks:
             shown.add(game.table[pos])
-            events = game.apply(Turn(at, "a", pos))
-            check(events)
-            check(game.view("a", now=at))
-            if any(e["type"] == "match_over" for e in events):
-                break
-    assert game.result()["solo"]["sets"] > 0
+            apply(Turn(at, who, pos), at)
+    assert game.phase == "match_over" and sum(game.result()["totals"].values()) > 0
 
 
 def test_memory_turns_judges_and_turns_back() -> None:
