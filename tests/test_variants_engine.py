@@ -380,6 +380,19 @@ def test_chain_view_shows_previous_and_groups_may_use_it() -> None:
     assert groups and all(len(set(g) & set(first)) == 1 for g in groups)
 
 
+def test_r14_a_new_round_of_a_chain_match_starts_without_a_previous_claim() -> None:
+    game = started("set-chain", seed=4, mode="multi", no_set="auto")
+    at = 0.0
+    while game.phase == "playing":
+        at += 100.0
+        game.apply(Call(at, "a"))
+        game.apply(Pick(at, "a", game.groups_on_table()[0]))
+    assert game.phase == "round_over" and game.view()["previous"] is not None
+    [started_event, *_] = game.apply(Start(at + 1, "b"))
+    assert started_event["round"] == 2 and game.view()["previous"] is None
+    assert len(game.table) >= 12 and game.deck_left + len(game.table) == 81
+
+
 # --- puzzle --------------------------------------------------------------------------------------
 
 
