@@ -18,8 +18,10 @@ asyncpg).
 Faults (docs/deploy.md): after each SQLite commit, before anything is acknowledged,
 the database files are checked to be the ones opened (deleted or replaced files latch
 a fault: nothing more is stored); a missing database is created only when asked
-(``create``); a read-only one fails at open; every error names the database and the
-cause (:class:`StorageError`), and an unreadable row skips its room.
+(``create``); an existing one is brought to this release's schema by the migrations of
+``setgame.server.migrations`` (Alembic) before anything else; a read-only one fails at
+open; every error names the database and the cause (:class:`StorageError`), and an
+unreadable row skips its room.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from setgame.server import migrations
 
 log = logging.getLogger(__name__)
 
@@ -233,8 +237,11 @@ class Storage:
             names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
             if not names & set(metadata.tables) and not self.create:
                 raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
-            # create_all adds only missing tables: an older database opens as it is
-            await conn.run_sync(metadata.create_all)
+            # an older database opens as it is, then is brought to this release's schema
+            try:
+                await conn.run_sync(migrations.upgrade)
+            except migrations.MigrationError as exc:
+                raise StorageError(f"{self.where}: {exc}") from None
         if self.path is not None:
             self._files = _identities(self.path)
 
