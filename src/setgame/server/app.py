@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
+from setgame.server import account_api
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -391,6 +392,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
         Route("/i18n/{name}", messages),
+        *account_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -412,6 +414,7 @@ def build(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
+        account_api.open_accounts(app, storage)
         rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
@@ -426,7 +429,8 @@ def build(
             await rooms.close()
             await storage.close()
 
-    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=proxy_middleware(limits))
+    middleware = proxy_middleware(limits) + account_api.middleware(limits)
+    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
     app.state.storage = storage
