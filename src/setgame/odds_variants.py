@@ -259,7 +259,7 @@ def text_lines(odds: VariantOdds, lang: str) -> list[str]:
                  "{title}: groups of {claim} cards among {n} random cards", odds.cards,
                  title=v.title, claim=v.claim_size),
         "  " + gettext(lang, "the whole deck ({cards} cards) holds {groups} groups",
-                       cards=len(v.deck), groups=odds.deck_groups),
+                       cards=len(v.deck), groups=format_number(lang, odds.deck_groups, 0)),
         "  " + gettext(lang, "mean number of groups, exact: {mean} (= {fraction})",
                        mean=format_number(lang, float(odds.mean), 2), fraction=odds.mean),
         "  " + gettext(lang, "mean number of groups, {draws}: {mean} ± {error}", draws=draws,
