@@ -88,7 +88,9 @@ class DeckName(StrEnum):
     beginner = "beginner"
 
 
-VARIANT_HELP = f"Variant ({', '.join(VARIANT_NAMES)}; case, spaces and underscores do not matter)."
+VARIANT_HELP = (
+    f"One of {', '.join(VARIANT_NAMES)} (case, spaces and underscores do not matter)."
+)
 
 
 def find_variant(name: str) -> Any:
@@ -111,7 +113,7 @@ def solve(
         str | None,
         typer.Option(
             "--variant",
-            help=f"List the groups of this variant's kind instead of sets: {VARIANT_HELP} Cards "
+            help=f"List the groups of this variant's kind instead of sets. {VARIANT_HELP} Cards "
             "are in its deck's notation (MegaSet: 5 characters such as 2RTDS; 4Set: also 4, "
             "B blue, C checkered, H heart); a group has 3, 4 or 6 cards. Chain and puzzle "
             "variants list every group of their kind (a table alone has no previous claim).",
@@ -175,7 +177,7 @@ def simulate(
         str | None,
         typer.Option(
             "--variant",
-            help=f"Play whole games of this variant: {VARIANT_HELP} --deck beginner only "
+            help=f"Play whole games of this variant. {VARIANT_HELP} --deck beginner only "
             "with variants on the standard deck.",
         ),
     ] = None,
@@ -304,7 +306,7 @@ def odds(
         str | None,
         typer.Option(
             "--variant",
-            help=f"The groups of this variant among random cards of its deck: {VARIANT_HELP}",
+            help=f"The groups of this variant among random cards of its deck. {VARIANT_HELP}",
         ),
     ] = None,
     every_variant: Annotated[
