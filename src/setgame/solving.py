@@ -22,7 +22,7 @@ from setgame.catalog import gettext, ngettext
 from setgame.sets import THIRD, Triple, find_sets
 
 if TYPE_CHECKING:  # the variants (and NumPy) are imported only for ``--variant``
-    from setgame.variants import Variant
+    from setgame.variants import Deck, Variant
 
 #: Bytes read from standard input at most at a time.
 CHUNK: Final = 1 << 16
@@ -265,8 +265,9 @@ def solve_variant(variant: Variant, tokens: list[str], line: int, as_json: bool,
     except ValueError as error:
         where = gettext(lang, "line {line}: {error}", line=line, error=error)
         raise SolveError(where if line else str(error)) from None
-    names = deck.names(cards)
-    listed = [deck.names(group) for group in groups]
+    name = _deck_names(deck)
+    names = [name[c] for c in cards]
+    listed = [[name[c] for c in group] for group in groups]
     if as_json:
         return json.dumps({"cards": names, "sets": listed}) + "\n"
     count = group_count(lang, variant.kind.name, len(groups))
@@ -274,6 +275,14 @@ def solve_variant(variant: Variant, tokens: list[str], line: int, as_json: bool,
     head = gettext(lang, "{sets} among {cards}: {list}", sets=count, cards=among,
                    list=" ".join(names))  # fmt: skip
     return "\n".join([head, *("  " + " ".join(group) for group in listed)]) + "\n"
+
+
+@cache
+def _deck_names(deck: Deck) -> tuple[str, ...]:
+    """The notation of every card int of ``deck`` ("" for an int not in it): one
+    lookup a card instead of ``deck.name_of``'s digits."""
+    cards = deck.card_set
+    return tuple(deck.name_of(c) if c in cards else "" for c in range(deck.space))
 
 
 def group_count(lang: str, kind: str, n: int) -> str:
