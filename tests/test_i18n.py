@@ -363,7 +363,9 @@ def test_words_have_every_key_in_every_language() -> None:
 RULES_DIR = Path(setgame.__file__).parent / "web" / "rules"
 VOID = {"br", "hr", "img", "wbr"}
 SECTIONS = ("cards", "set", "magic", "play", "wrong", "no-set", "round-end", "scoring", "match",
-            "solo", "beginner", "odds", "editions", "own")  # fmt: skip
+            "solo", "beginner", "odds", "editions", "variants",
+            *(f"variant-{name}" for name in VARIANTS if name != "classic"), "daily-puzzle",
+            "own")  # fmt: skip
 SETTINGS = ("pick_seconds", "penalty", "point", "lockout", "both", "none", "no_set", "vote",
             "auto", "rounds", "single", "deck", "beginner", "mode", "solo", "practice")  # fmt: skip
 
