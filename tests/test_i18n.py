@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import setgame
-from setgame import flaw_words
+from setgame import claims, flaw_words
 from setgame.cards import CARDS, CardError, attributes, parse_card, parse_cards
 from setgame.catalog import gettext, ngettext
 from setgame.i18n import (
@@ -549,8 +549,11 @@ FAILING = [
 
 
 def _event(flaw: object, deck: object) -> dict[str, object]:
-    """A flaw as the engine's ``wrong_call`` event carries it (cards as codes)."""
-    return flaw_words.normalize(flaw, deck)  # type: ignore[arg-type]
+    """A flaw as the engine's ``wrong_call`` event carries it (cards as codes); reading it
+    back gives the same dict."""
+    event = claims.flaw_dict(flaw, deck)  # type: ignore[arg-type]
+    assert flaw_words.normalize(event) == flaw_words.normalize(flaw, deck) == event  # type: ignore[arg-type]
+    return event
 
 
 @pytest.mark.parametrize(("variant", "codes", "previous", "types"), FAILING)
@@ -748,3 +751,32 @@ def test_every_variant_has_a_short_description_in_every_language() -> None:
             assert title in flaw_words.about(name, lang)
     with pytest.raises(ValueError, match="'chess'"):
         flaw_words.about("chess")
+
+
+@pytest.mark.parametrize("variant", ["ultraset", "ghostset", "4set", "megaset", "set-chain"])
+def test_r04_the_engines_wrong_call_flaws_are_worded_in_every_language(variant: str) -> None:
+    """A real wrong pick in a game of each kind: its ``wrong_call.flaws`` read as they come."""
+    import itertools as it
+
+    from setgame.game import Game, Join, Pick, Settings, Start
+
+    game = Game(Settings(variant=variant, mode="practice"), 3)
+    game.apply(Join(0.0, "a", "A"))
+    game.apply(Start(0.0, "a"))
+    at = 1.0
+    if game.variant.flow.links:  # a chain: take a first group, then pick one not linked
+        game.apply(Pick(at, "a", tuple(game.groups_on_table()[0])))
+        at += 1.0
+    size = game.variant.claim_size
+    wrong = next(
+        c for c in it.combinations(game.table, size)
+        if not game.variant.is_claim(c, game.previous if game.variant.flow.links else None)
+    )  # fmt: skip
+    events = game.apply(Pick(at, "a", wrong))
+    (event,) = [e for e in events if e["type"] == "wrong_call"]
+    flaws = event["flaws"]
+    assert flaws and all(isinstance(f, dict) and "type" in f for f in flaws)
+    for lang in LANGUAGES:
+        text = explain_text(flaws, lang, kind=game.variant.kind.name, deck=game.variant.deck)
+        assert text.endswith(".") and "{" not in text
+        assert all(flaw_text(f, lang) in text for f in flaws)
