@@ -1,12 +1,13 @@
 """Whole games of any variant with nobody erring (``setgame simulate --variant``).
 
 The same statistics as :func:`setgame.simulate.simulate` (table states by size,
-whether each held a group that may be claimed, cards left at the end), for
-every variant of :mod:`setgame.variants`, played one game at a time by the
-variant's own description (deck, kind of set, flow), without the engine:
+whether each held a group that may be claimed, cards left at the end), for every
+variant of :mod:`setgame.variants`, one game at a time on the engine's own
+:class:`setgame.table.Table` (so by the engine's rules of every flow), without
+players or clocks:
 
 - a table of ``variant.table_size`` cards is dealt; at each step a uniformly
-  random group among those that may be claimed now (``variant.find``) is taken;
+  random group among those that may be claimed now (``Table.groups``) is taken;
 - R11 generalized: when there is none, ``variant.grow_by`` cards are dealt
   (fewer when the stock runs short); the game ends when there is none and the
   stock is empty (R12);
@@ -29,11 +30,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from setgame.cards import CardError, parse_deck
 from setgame.simulate import SimulationStats, TableCount, check_games
+from setgame.table import Table
 from setgame.variants import Variant
 from setgame.variants.decks import STANDARD
 
@@ -88,59 +90,23 @@ def simulate_variant(
 
 
 def _play(variant: Variant, cards: list[int], rng: random.Random, counts: _Counts) -> None:
-    stock = cards[:]
-    rng.shuffle(stock)
-    table = _deal(stock, variant.table_size)
-    previous: tuple[int, ...] | None = None
-    found: set[tuple[int, ...]] = set()  # puzzle: the groups of this table found so far
-    flow = variant.flow
+    table = Table(variant, variant.table_size)
+    table.deal(cards, f"simulate:{rng.getrandbits(64)}")
     while True:
-        pool = table if previous is None else [*table, *previous]
-        groups = variant.find(pool, previous)
-        if found and found.issuperset(groups):  # puzzle: every group found
-            if not stock:
-                counts.leftover[len(table)] += 1
+        groups = table.groups()
+        if not groups and table.found:  # puzzle: all found, and no stock to deal anew
+            counts.leftover[len(table.cards)] += 1
+            return
+        counts.seen[len(table.cards)] += 1
+        if not groups:
+            counts.none[len(table.cards)] += 1
+            if not table.stock:
+                counts.leftover[len(table.cards)] += 1
                 return
-            table, found = _deal(stock, variant.table_size), set()
-            continue
-        claimable = [g for g in groups if g not in found]
-        counts.seen[len(table)] += 1
-        if not claimable:
-            counts.none[len(table)] += 1
-            if not stock:
-                counts.leftover[len(table)] += 1
-                return
-            table += _deal(stock, variant.grow_by)
+            table.grow()
             continue
         counts.taken += 1
-        group = claimable[rng.randrange(len(claimable))]
+        group = groups[rng.randrange(len(groups))]
         if counts.claims is not None:
             counts.claims.append(group)
-        if not flow.removes_claims:
-            found.add(group)
-        elif flow.reshuffles:
-            stock += [c for c in table if c not in group]
-            rng.shuffle(stock)
-            table = _deal(stock, variant.table_size)
-        else:
-            table = _replace(table, group, stock, variant.table_size)
-            previous = group if flow.links else None
-
-
-def _deal(stock: list[int], count: int) -> list[int]:
-    """Take up to ``count`` cards off the top of ``stock``."""
-    dealt = stock[-count:] if count else []
-    del stock[len(stock) - len(dealt) :]
-    return dealt[::-1]
-
-
-def _replace(table: list[int], group: Sequence[int], stock: list[int], size: int) -> list[int]:
-    """The table after ``group`` leaves it: new cards go into its places while the
-    table would otherwise hold fewer than ``size`` cards (R09)."""
-    slots = [k for k, card in enumerate(table) if card in group]
-    room = max(0, size - (len(table) - len(slots)))
-    for slot in slots[:room]:
-        if stock:
-            table[slot] = stock.pop()
-    leaving = set(group)
-    return [card for card in table if card not in leaving]
+        table.take(group)
