@@ -328,6 +328,19 @@ def test_odds_variant_text(setgame: Any) -> None:
     assert "'about 5 UltraSets among 9 cards': it agrees with 4.78." in out
 
 
+def test_odds_and_simulate_variant_speak_the_language_of_the_environment(
+    setgame: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    code, out, _ = setgame("odds", "--variant", "ultra9", "--samples", "300", "--games", "5")
+    assert code == 0
+    assert out.startswith("Ultra9: группы из 4 карт среди 9 случайных карт\n")
+    assert "среднее число групп, точно: 4,78 (= 378/79)" in out
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    code, out, _ = setgame("simulate", "--variant", "ultraset", "--games", "5")
+    assert code == 0 and "ohne UltraSet" in out and "Gruppen pro Spiel" in out
+
+
 def test_odds_ghostset_beyond_the_listing_limit(setgame: Any) -> None:
     data = odds_json(setgame, "--variant", "ghostset", "--cards", "40", "--samples", "300",
                      "--games", "5")  # fmt: skip
