@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -29,6 +29,10 @@ from setgame.cli import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
 from setgame.i18n import LANGUAGES, explain_text
 from setgame.sets import explain
 from setgame.solving import SolveError, solve_cards, solve_stream
+
+if TYPE_CHECKING:  # imported where used: the variants load NumPy
+    from setgame.simulate import SimulationStats
+    from setgame.variants import Variant
 
 app = typer.Typer(
     name="setgame",
@@ -93,7 +97,7 @@ VARIANT_HELP = (
 )
 
 
-def find_variant(name: str) -> Any:
+def find_variant(name: str) -> Variant:
     """The variant called ``name`` (imported here: the variants load NumPy); an unknown
     one is a usage error quoting it and listing the names."""
     from setgame.variants import find_variant as lookup
@@ -203,7 +207,9 @@ def simulate(
     _print_simulation(stats.to_json(seconds), chosen)
 
 
-def _play_games(variant: Any, games: int, seed: int, deck: str, progress: Any) -> Any:
+def _play_games(
+    variant: Variant | None, games: int, seed: int, deck: str, progress: Any
+) -> SimulationStats:
     """Whole games of ``variant`` (None: classic, by the fast batch loop)."""
     if variant is None or variant.name == "classic":
         from setgame.simulate import simulate as run
@@ -230,7 +236,7 @@ def _progress(total: int, label: str) -> Iterator[Any]:
         yield lambda done: bar.advance(task, done)
 
 
-def _print_simulation(data: dict[str, Any], variant: Any = None) -> None:
+def _print_simulation(data: dict[str, Any], variant: Variant | None = None) -> None:
     from rich.table import Table
 
     from setgame.catalog import format_number
@@ -258,7 +264,7 @@ def _print_simulation(data: dict[str, Any], variant: Any = None) -> None:
     out.print(gettext(language, "games per second: {value}", value=speed))
 
 
-def _simulation_headings(variant: Any, language: str) -> list[str]:
+def _simulation_headings(variant: Variant | None, language: str) -> list[str]:
     """The columns of the statistics: "no set", or "no UltraSet" for another kind."""
     if variant is None or variant.kind.name == "set":
         headings = (N_("cards on table"), N_("seen"), N_("no set"), N_("share with no set"))
