@@ -7,17 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-
-with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from setgame.server.account_api import session_secret
 from setgame.server.accounts import ANONYMOUS
@@ -25,7 +19,7 @@ from setgame.server.app import build
 from setgame.server.limits import LimitError, Limits
 from setgame.server.storage import Storage, StorageError
 
-PASSWORD = "correct horse"
+from .accountkit import PASSWORD, Browser, TestClient, claim
 
 
 def _client(db: Path, **limits: Any) -> TestClient:
@@ -36,27 +30,6 @@ def _client(db: Path, **limits: Any) -> TestClient:
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with _client(tmp_path / "a.db") as c:
         yield c
-
-
-class Browser:
-    """Another browser on the same test client: its own cookies, swapped in while it acts
-    (two TestClients of one app would run it on two event loops)."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client, self.cookies = client, httpx.Cookies()
-
-    def __enter__(self) -> TestClient:
-        self.saved = httpx.Cookies(self.client.cookies)
-        self.client.cookies = self.cookies
-        return self.client
-
-    def __exit__(self, *exc: object) -> None:
-        self.cookies = httpx.Cookies(self.client.cookies)
-        self.client.cookies = self.saved
-
-
-def claim(client: TestClient, name: str, password: str = PASSWORD) -> Any:
-    return client.post("/api/account/claim", json={"name": name, "password": password})
 
 
 def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:

@@ -32,10 +32,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from setgame.server import protocol as p
-from setgame.server.accounts import MAX_PASSWORD, Account, Accounts, signed_in
+from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
 from setgame.server.edge import BITES, BodyError, client_host, read_body
 from setgame.server.limits import LimitError, Limits
 from setgame.server.names import MAX_NAME, NameRefused, name_key
+from setgame.server.players import profile
+from setgame.server.registry import Rooms
 from setgame.server.sockets import TokenBucket
 from setgame.server.storage import Storage, StorageError
 
@@ -318,8 +320,18 @@ async def delete(request: Request) -> Response:
     body = await _body(request, Deletion)
     account = await _owner(request, body.password)
     await request.app.state.accounts.delete(account)
+    _forget(request.app.state.rooms, account)
     request.session.clear()
     return JSONResponse(_me(None) | {"deleted": account.name})
+
+
+def _forget(rooms: Rooms, account: Account) -> None:
+    """Rooms in memory forget the deleted account: its seats become anonymous guests there
+    too, so that a new game ("again") stores no trace of it."""
+    for room in rooms.rooms.values():
+        for seat in room.seats.values():
+            if seat.account == account.id:
+                seat.account, seat.name = None, ANONYMOUS
 
 
 def routes() -> list[Route]:
@@ -330,4 +342,5 @@ def routes() -> list[Route]:
         Route("/api/account/signout", _route(sign_out), methods=["POST"]),
         Route("/api/account/password", _route(change_password), methods=["POST"]),
         Route("/api/account/delete", _route(delete), methods=["POST"]),
+        Route("/api/players/{name}", profile, methods=["GET"]),
     ]

@@ -29,3 +29,34 @@ account_seats = sa.Table(
     sa.Column("player", sa.String(16), primary_key=True),
     sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), nullable=False, index=True),
 )
+player_games = sa.Table(
+    "player_games",
+    metadata,
+    # one row per finished multiplayer game and signed-in player in it (rated or not): the
+    # profile's figures; deleted with the account, kept when the game's replay expires
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("room", sa.String(32), nullable=False),
+    sa.Column("family", sa.String(16), nullable=True),  # ratings.FAMILIES; None: unrated
+    sa.Column("place", sa.Integer, nullable=False),  # 1 = best; ties share a place
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("sets", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=True),
+    sa.Column("sigma_before", sa.Float, nullable=True),
+    sa.Column("mu_after", sa.Float, nullable=True),
+    sa.Column("sigma_after", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Index("ix_player_games_account", "account", "finished"),
+)
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # the current rating of an account in one family (setgame.ratings)
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("family", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)

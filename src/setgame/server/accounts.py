@@ -16,6 +16,7 @@ import asyncio
 import functools
 import json
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Final
@@ -25,7 +26,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 
-from setgame.server.account_tables import account_seats, accounts
+from setgame.server.account_tables import account_seats, accounts, player_games, ratings
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
 
@@ -135,7 +136,7 @@ class Accounts:
         )
         try:
             await self.storage.write((accounts.insert().values(_values(account)), {}))
-        except sa.exc.IntegrityError:  # claimed meanwhile, by a request racing this one
+        except (sa.exc.IntegrityError, sqlite3.IntegrityError):  # claimed meanwhile: a race
             raise NameRefused("name_taken", f"{text!r} has just been claimed") from None
         return account
 
@@ -165,6 +166,8 @@ class Accounts:
             ).all()
             writes = [w for room, player in links for w in await _anonymize(conn, room, player)]
         writes.append((account_seats.delete().where(account_seats.c.account == account.id), {}))
+        writes.append((player_games.delete().where(player_games.c.account == account.id), {}))
+        writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 
@@ -182,16 +185,21 @@ async def signed_in(conn: HTTPConnection) -> Account | None:
 
 
 async def seat_name(
-    store: Accounts, name: object, signed_in: Account | None
+    store: Accounts, name: object, signed_in: Account | None, rated: bool = False
 ) -> tuple[str, str | None]:
     """The name a person joining a room sits under, and their account (None: a guest).
 
     Signed in, joining under one's own name (or a lookalike of it) seats the account under
     its name; any other name is a guest's, refused when it is claimed (``name_claimed``) or
-    looks like a computer player's (``bot_name``)."""
+    looks like a computer player's (``bot_name``). A room set ``rated`` seats signed-in
+    players only (``rated_room``)."""
     text = guest_name(name)
     if signed_in is not None and name_key(text) == signed_in.key:
         return signed_in.name, signed_in.id
+    if rated:
+        raise NameRefused(
+            "rated_room", f"this room is rated: sign in to play in it (not as {text!r})"
+        )
     holder = await store.by_name(text)
     if holder is not None:
         like = "is" if holder.name == text else f"looks like {holder.name!r}, which is"

@@ -31,6 +31,7 @@ from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings, action_from_dict
 from setgame.server import account_api
+from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -418,6 +419,7 @@ def build(
         rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
+        keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
@@ -426,6 +428,7 @@ def build(
         finally:
             trimmer.cancel()
             await players.close()
+            await people.close(keeper)
             await rooms.close()
             await storage.close()
 

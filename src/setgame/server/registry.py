@@ -234,6 +234,10 @@ class Rooms:
 
 def _check_settings(settings: p.RoomSettings) -> None:
     engine_settings(settings)  # GameError for a bad deck
+    if settings.mode != "multi" and settings.rated:
+        raise engine.GameError(
+            "bad_setting", f"{settings.mode!r} games are not rated: rated must be false or absent"
+        )
     if settings.mode != "multi" and settings.bots:
         raise engine.GameError(
             "bad_setting", f"{settings.mode!r} games have one player: bots must be 0"

@@ -240,7 +240,8 @@ async def _join(room: Room, conn: SocketConnection, name: str) -> None:
     """Seat a guest, or a signed-in player under their account (``accounts.seat_name``)."""
     try:
         account = await signed_in(conn.ws)
-        name, account_id = await seat_name(conn.ws.app.state.accounts, name, account)
+        rated = room.settings.rated is True
+        name, account_id = await seat_name(conn.ws.app.state.accounts, name, account, rated)
     except NameRefused as exc:
         raise GameError(exc.code, str(exc)) from None
     await room.join(conn, name, conn.host, account=account_id)
