@@ -40,6 +40,7 @@ from setgame.server.edge import (
     trim_memory,
 )
 from setgame.server.limits import Limits
+from setgame.server.puzzle import daily as daily_puzzle
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
@@ -390,6 +391,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
+        Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
