@@ -27,7 +27,12 @@ CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_ROOM: Final = 4004
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
-CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=4)]
+CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=5)]
+"""A card code of any deck: four characters, five for MegaSet (``2RTDS``)."""
+MIN_CLAIM: Final = 3
+MAX_CLAIM: Final = 6
+"""A claim holds 3 (set), 4 (UltraSet, 4Set) or 6 (GhostSet) cards; the room's variant
+decides which (the engine refuses another count with ``bad_pick``)."""
 Version = Annotated[int, msgspec.Meta(ge=0)]
 
 
@@ -65,7 +70,7 @@ class Call(_In, tag="call"):
 
 
 class Pick(_In, tag="pick"):
-    cards: Annotated[list[CardCode], msgspec.Meta(min_length=3, max_length=3)]
+    cards: Annotated[list[CardCode], msgspec.Meta(min_length=MIN_CLAIM, max_length=MAX_CLAIM)]
     version: Version
 
 
