@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.game import Game, GameError, Settings, action_from_dict
+from setgame.game import Game, GameError, Settings
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -297,7 +297,7 @@ async def replay(request: Request) -> Response:
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
     for action in stored:
-        events = game.apply(action_from_dict(action.action))
+        events = game.apply(game.parse_action(action.action))
         steps.append(
             {
                 "version": action.version,

@@ -34,6 +34,10 @@ MAX_CLAIM: Final = 6
 """A claim holds 3 (set), 4 (UltraSet, 4Set) or 6 (GhostSet) cards; the room's variant
 decides which (the engine refuses another count with ``bad_pick``)."""
 Version = Annotated[int, msgspec.Meta(ge=0)]
+MAX_POSITION: Final = 255
+"""The highest table position a message may name (no deck has more than 256 cards); the
+engine refuses one past the table's end with ``bad_position``."""
+Position = Annotated[int, msgspec.Meta(ge=0, le=MAX_POSITION)]
 
 
 class ProtocolError(ValueError):
@@ -74,6 +78,12 @@ class Pick(_In, tag="pick"):
     version: Version
 
 
+class Turn(_In, tag="turn"):
+    """Memory: turn up the face-down card at ``position`` of the table."""
+
+    position: Position
+
+
 class NoSet(_In, tag="no_set"):
     pass
 
@@ -94,10 +104,10 @@ class Ping(_In, tag="ping"):
     pass
 
 
-ClientMessage = Hello | Join | Start | Call | Pick | NoSet | Hint | Again | Leave | Ping
+ClientMessage = Hello | Join | Start | Call | Pick | Turn | NoSet | Hint | Again | Leave | Ping
 CLIENT_TYPES: Final = tuple(
     m.__struct_config__.tag
-    for m in (Hello, Join, Start, Call, Pick, NoSet, Hint, Again, Leave, Ping)
+    for m in (Hello, Join, Start, Call, Pick, Turn, NoSet, Hint, Again, Leave, Ping)
 )
 
 # --- server -> client -------------------------------------------------------
@@ -269,6 +279,9 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pick_seconds: Annotated[float, msgspec.Meta(ge=1, le=60)] = 5.0
     rounds: Literal["match", "single"] = "match"
     lockout_lift: Literal["set", "set_or_cards"] = "set"
+    variant: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "classic"
+    table: Annotated[int, msgspec.Meta(ge=0, le=MAX_POSITION + 1)] = 0
+    day: Annotated[str, msgspec.Meta(max_length=32)] = ""
     bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
     bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
     public: bool = True
