@@ -314,3 +314,35 @@ async def test_a_server_error_in_a_variant_room_quotes_the_request(live_server: 
         error = await ann.wait_error()
         assert isinstance(error, ServerError) and error.code == "bad_pick"
         assert error.request == "pick"
+
+
+async def test_in_multi_memory_the_turner_must_hold_the_board(live_server: Any) -> None:
+    room = await create_room(str(live_server), variant="memory")
+    ann = await Client.connect(str(live_server), room)
+    bob = await Client.connect(str(live_server), room)
+    async with ann, bob:
+        await ann.join("Ann")
+        await bob.join("Bob")
+        await ann.start()
+        await bob.wait_update(lambda state: state["phase"] == "playing")
+        await ann.turn(0)
+        assert (await ann.wait_error()).code == "not_holder"
+        await ann.call()
+        await ann.wait_update(lambda state: state["holder"] == ann.player)
+        await bob.turn(1)
+        assert (await bob.wait_error()).code == "board_held"
+        await ann.turn(4)
+        turned = await bob.wait_event("card_turned")
+        assert turned["player"] == ann.player and bob.table[4] == turned["card"]
+        assert [code for code in bob.table if code is not None] == [turned["card"]]
+
+
+async def test_practice_hints_reveal_a_claim_of_the_variant(live_server: Any) -> None:
+    async with await seated(live_server, mode="practice", variant="ultraset") as ann:
+        shown = [await ann.hint() for _ in range(5)]
+        assert [len(cards) for cards in shown] == [1, 2, 3, 4, 4]
+        assert tuple(shown[-1]) in table_groups(ann.state)
+    async with await seated(live_server, mode="practice", variant="memory") as ann:
+        with pytest.raises(ServerError) as refused:
+            await ann.hint()
+        assert refused.value.code == "no_hints"
