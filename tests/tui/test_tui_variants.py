@@ -135,6 +135,9 @@ async def test_the_daily_puzzle_to_the_end(clock: FakeClock) -> None:
         result = app.view["result"]["solo"]
         assert result["penalty_seconds"] == 10.0 and result["seconds"] >= 40.0
         assert "Penalties included: 10.0 s." in message(app)
+        share = message(app).splitlines()[-1]  # to paste in a chat: no card named
+        assert share.startswith(f"SET daily puzzle {DAY}: 6 sets in 0:")
+        assert not any(code in share for code in day)
 
 
 async def test_memory_cards_lie_face_down_and_turn_back(clock: FakeClock) -> None:
@@ -198,3 +201,11 @@ async def test_megaset_and_4set_tables_on_screen(clock: FakeClock) -> None:
             claim = claimable(app)[0]
             await pilot.press(*keys_of(app, claim))
             assert "Found! " + " ".join(claim) in message(app) or "A set! " in message(app)
+
+
+async def test_memory_practice_has_no_hints(clock: FakeClock) -> None:
+    app = make_app(clock, "practice", deck="full", seed=2, variant="memory")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("h")
+        assert message(app) == "No hints in Memory: the cards lie face down"
+        assert app.view["table"] == [None] * 12  # nothing shown

@@ -307,6 +307,9 @@ class SetApp(App[None]):
         if self.view.get("mode") != "practice":
             self.say(tr("Hints are for practice games", self.lang), warning=True)
             return
+        if variant_of(self.view).flow.face_down:
+            self.say(tr("No hints in Memory: the cards lie face down", self.lang), warning=True)
+            return
         cards = await self._act(self.session.hint(self.clock()))
         if cards is None:
             return

@@ -164,7 +164,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         # the match's result says it all)
         return _round_over(event, names, lang)
     if kind == "match_over":
-        return _match_over(event, names, lang)
+        return _match_over(event, names, lang) + _daily_result(event, view, lang)
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang, view)
     if kind == "left" and not mine:
@@ -306,6 +306,24 @@ def lockout_text(view: Mapping[str, Any], name: str | None, lang: str) -> str:
             "{name} is locked out until someone finds a set or cards are added.", lang, name=name
         )
     return tr("{name} is locked out until someone finds a set.", lang, name=name)
+
+
+def _daily_result(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
+    """The daily puzzle's result on a line of its own, to share: the day, the sets found
+    and the time, no card (no spoiler)."""
+    day, solo = (view.get("settings") or {}).get("day"), event.get("solo")
+    if not day or not isinstance(solo, Mapping):
+        return ""
+    clock = format_clock(float(solo.get("seconds") or 0.0))
+    found = int(solo.get("score", 0))
+    return "\n" + ngettext(
+        lang,
+        "SET daily puzzle {day}: {n} set in {clock}",
+        "SET daily puzzle {day}: {n} sets in {clock}",
+        found,
+        day=day,
+        clock=clock,
+    )
 
 
 def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
