@@ -104,7 +104,8 @@ async def test_a_wrong_link_is_worded(clock: FakeClock) -> None:
             pytest.skip("no set among the table's own cards on this seed")
         await pilot.press(*keys_of(app, tuple(deck.names(unlinked))))
         said = message(app)
-        assert "Set-Chain? No: cards of the previous group used: 0, needed: exactly 1" in said
+        assert said.startswith(" ".join(deck.names(unlinked)) + ": Not linked to the previous set")
+        assert "holds 0 cards of the previous set; it must hold exactly 1" in said
 
 
 async def test_the_daily_puzzle_to_the_end(clock: FakeClock) -> None:

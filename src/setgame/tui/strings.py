@@ -263,7 +263,7 @@ def _wrong_call(
         text = tr("{name} picked nothing in time.", lang, name=name)
     else:
         variant = variant_of(view)
-        verdict = flaws_text(list(event.get("flaws") or ()), lang, title=variant.title)
+        verdict = flaws_text(list(event.get("flaws") or ()), lang, variant)
         if mine:
             text = tr("{cards}: {verdict}", lang, cards=cards, verdict=verdict)
         else:
