@@ -416,7 +416,7 @@ def play(
     name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
 ) -> None:
     """Play SET in the terminal: solo, against bots, practice, or online; any variant,
-    or the daily puzzle (``--puzzle [DATE]``)."""
+    or the daily puzzle (--puzzle [DATE])."""
     from setgame.tui import run as run_tui
 
     chosen, day = _play_variant(variant, puzzle, date, deck.value)

@@ -14,6 +14,7 @@ import pytest
 
 from setgame.tui.app import SetApp
 from setgame.tui.face import BORDER_MARKS, _symbol_block, card_text
+from setgame.tui.remote import RemoteSession
 from setgame.tui.strings import PREVIOUS_KEYS
 from setgame.tui.widgets import KEYS, CardView
 from setgame.variants import DECKS, daily_puzzle, find_variant, parse_day
@@ -210,3 +211,18 @@ async def test_memory_practice_has_no_hints(clock: FakeClock) -> None:
         await pilot.press("h")
         assert message(app) == "No hints in Memory: the cards lie face down"
         assert app.view["table"] == [None] * 12  # nothing shown
+
+
+async def test_an_online_turn_is_the_protocols_turn_message() -> None:
+    """Memory online: a card's key sends ``{"type": "turn", "position": n}``
+    (docs/protocol.md), the room judges it."""
+    sent: list[dict[str, Any]] = []
+
+    class FakeClient:
+        async def send(self, type_: str, **fields: Any) -> None:
+            sent.append({"type": type_, **fields})
+
+    session = RemoteSession("http://127.0.0.1:1/room/abc")
+    session.client = FakeClient()  # type: ignore[assignment]
+    await session.turn(7, 0.0)
+    assert sent == [{"type": "turn", "position": 7}]
