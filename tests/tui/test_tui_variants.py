@@ -226,3 +226,16 @@ async def test_an_online_turn_is_the_protocols_turn_message() -> None:
     session.client = FakeClient()  # type: ignore[assignment]
     await session.turn(7, 0.0)
     assert sent == [{"type": "turn", "position": 7}]
+
+
+async def test_the_arrows_focus_a_card_and_enter_turns_it_up(clock: FakeClock) -> None:
+    app = make_app(clock, "solo", deck="full", seed=2, variant="memory")
+    async with app.run_test(size=(100, 32)) as pilot:
+        assert not app.query(".focused")  # no focus until an arrow is pressed
+        await pilot.press("right", "right", "right", "right", "left")  # the first: card 0
+        card = app.query_one("#card-2", CardView)
+        assert app.focus_at == 2 and card.has_class("focused") and "◂" in card.render().plain
+        await pilot.press("enter")
+        assert app.view["turned"] == [2] and app.view["table"][2] is not None
+        await pilot.press("left", "left", "left")  # wraps around the table
+        assert app.focus_at == 11

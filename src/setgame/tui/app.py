@@ -109,6 +109,8 @@ class SetApp(App[None]):
         Binding("n", "no_set", "no set"),
         Binding("h", "hint", "hint"),
         Binding("enter", "start", "start"),
+        Binding("left", "move_focus(-1)", show=False),
+        Binding("right", "move_focus(1)", show=False),
         Binding("q", "quit_game", "quit"),
         Binding("ctrl+q", "quit_game", "quit", show=False, priority=True),
         *(Binding(key, f"select({i})", show=False) for i, key in enumerate(KEYS)),
@@ -134,6 +136,7 @@ class SetApp(App[None]):
         self.poll_seconds = poll_seconds
         self.selected: list[str] = []  # card codes, in the order picked
         self.hinted: set[str] = set()
+        self.focus_at: int | None = None  # the arrows' card; Enter takes (or turns) it
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
         self.table_grid = TableGrid(lang)
@@ -204,7 +207,11 @@ class SetApp(App[None]):
         self.status_bar.show(view, self.lang)
         variant = variant_of(view)
         table = view.get("table", [])
-        self.table_grid.show(table, self._selected_positions(), self.hinted, variant.deck)
+        if self.focus_at is not None and self.focus_at >= len(table):
+            self.focus_at = len(table) - 1 if table else None
+        self.table_grid.show(
+            table, self._selected_positions(), self.hinted, variant.deck, self.focus_at
+        )
         self.previous_row.show(
             view.get("previous"), variant.flow.links, self.selected, self.hinted, variant.deck
         )
@@ -321,10 +328,21 @@ class SetApp(App[None]):
         )
         self.refresh_game()
 
+    def action_move_focus(self, step: int) -> None:
+        """Move the focus to the next (or previous) card of the table, in table order."""
+        cards = len(self.view.get("table") or ())
+        if self.view.get("phase") != "playing" or not cards:
+            return
+        self.focus_at = 0 if self.focus_at is None else (self.focus_at + step) % cards
+        self.refresh_game()
+
     async def action_start(self) -> None:
-        """Deal the next round, start a game waiting in its lobby, or play again."""
+        """Deal the next round, start a game waiting in its lobby, or play again; while
+        playing, take (or in Memory turn up) the focused card."""
         phase = self.view.get("phase")
-        if phase in ("lobby", "round_over"):
+        if phase == "playing" and self.focus_at is not None:
+            await self.action_select(self.focus_at)
+        elif phase in ("lobby", "round_over"):
             await self._act(self.session.start(self.clock()))
         elif phase == "match_over":
             await self._act(self.session.again(self.clock()))

@@ -66,10 +66,11 @@ class CardView(Widget):
         hinted: bool = False,
         face_down: bool = False,
         deck: Deck = STANDARD,
+        focused: bool = False,
     ) -> None:
         """Draw ``code`` (``None``: an empty place, or a card lying face down), marked as
-        picked or hinted, a card of ``deck``."""
-        mark = " ✔" if selected else " ★" if hinted else ""
+        picked or hinted, a card of ``deck``; ``focused``: the arrows' card (◂)."""
+        mark = (" ✔" if selected else " ★" if hinted else "") + (" ◂" if focused else "")
         drawn = (code, mark, self.position, face_down, deck.name)
         if drawn != self._drawn:
             self.code, self.mark, self.face_down, self.deck = code, mark, face_down, deck
@@ -79,6 +80,7 @@ class CardView(Widget):
         self.set_class(face_down, "face-down")
         self.set_class(selected, "selected")
         self.set_class(hinted, "hinted")
+        self.set_class(focused, "focused")
 
     @property
     def key(self) -> str:
@@ -157,9 +159,10 @@ class TableGrid(Horizontal):
         selected: set[int],
         hinted: set[str],
         deck: Deck = STANDARD,
+        focused: int | None = None,
     ) -> None:
         """Lay out ``table`` (codes in table order, None for a face-down card), marking
-        picked places and hinted cards."""
+        picked places, hinted cards and the focused place (the arrows')."""
         shown, base = columns_needed(len(table)), base_columns(len(table))
         for column in self.query(".column"):
             number = int(str(column.id).rsplit("-", 1)[1])
@@ -174,6 +177,7 @@ class TableGrid(Horizontal):
                     hinted=code is not None and code in hinted,
                     face_down=on_table and code is None,
                     deck=deck,
+                    focused=view.position == focused,
                 )
 
 
