@@ -239,3 +239,14 @@ async def test_the_arrows_focus_a_card_and_enter_turns_it_up(clock: FakeClock) -
         assert app.view["turned"] == [2] and app.view["table"][2] is not None
         await pilot.press("left", "left", "left")  # wraps around the table
         assert app.focus_at == 11
+
+
+async def test_puzzle_hints_point_at_a_group_not_found_yet(clock: FakeClock) -> None:
+    app = make_app(clock, "practice", deck="full", variant="puzzle", day=DAY)
+    async with app.run_test(size=(100, 32)) as pilot:
+        first = claimable(app)[0]
+        await pilot.press(*keys_of(app, first))
+        await pilot.press("h", "h", "h")
+        hinted = tuple(message(app).removeprefix("Hint: ").split())
+        assert len(hinted) == 3 and set(hinted) != set(first)
+        assert hinted in claimable(app)  # a group still to find
