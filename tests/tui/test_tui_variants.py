@@ -250,3 +250,20 @@ async def test_puzzle_hints_point_at_a_group_not_found_yet(clock: FakeClock) -> 
         hinted = tuple(message(app).removeprefix("Hint: ").split())
         assert len(hinted) == 3 and set(hinted) != set(first)
         assert hinted in claimable(app)  # a group still to find
+
+
+async def test_a_chain_table_keeps_its_three_rows_at_80x24(clock: FakeClock) -> None:
+    """The previous group above the table leaves every card of the table room to show
+    its key, its code and its symbols."""
+    app = make_app(clock, "practice", deck="full", seed=4, variant="ultraset-chain")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*keys_of(app, claimable(app)[0]))
+        await pilot.pause()
+        assert app.previous_row.display
+        screen = app.screen.region
+        for position in range(len(app.view["table"])):
+            card = app.query_one(f"#card-{position}", CardView)
+            assert screen.contains_region(card.region) and card.region.height >= 4
+            assert app.view["table"][position] in card.render().plain
+        for card in app.previous_row.query(CardView):
+            assert screen.contains_region(card.region) and card.region.height >= 4

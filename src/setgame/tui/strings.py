@@ -66,7 +66,7 @@ def help_line(view: Mapping[str, Any], lang: str) -> str:
         parts.append(ngettext(lang, "keys: pick {n} card", "keys: pick {n} cards", n))
     if view.get("previous") is not None:
         keys = " ".join(PREVIOUS_KEYS[: len(view["previous"])])
-        parts.append(tr("{keys}: cards of the previous group", lang, keys=keys))
+        parts.append(tr("{keys}: previous group", lang, keys=keys))
     if mode == "practice" and not flow.face_down:
         parts.append(tr("h: hint", lang))
     if flow.removes_claims and not flow.face_down:  # Puzzle and Memory deal by themselves
