@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
+from setgame.i18n import explain_text
 from setgame.tui.app import SetApp
 from setgame.tui.face import BORDER_MARKS, _symbol_block, card_text
 from setgame.tui.remote import RemoteSession
-from setgame.tui.strings import PREVIOUS_KEYS
+from setgame.tui.strings import PREVIOUS_KEYS, event_message
 from setgame.tui.widgets import KEYS, CardView
 from setgame.variants import DECKS, daily_puzzle, find_variant, parse_day
 from tui.tuikit import FakeClock, make_app, me, message
@@ -267,3 +268,24 @@ async def test_a_chain_table_keeps_its_three_rows_at_80x24(clock: FakeClock) -> 
             assert app.view["table"][position] in card.render().plain
         for card in app.previous_row.query(CardView):
             assert screen.contains_region(card.region) and card.region.height >= 4
+
+
+def test_the_messages_of_a_variant_name_its_groups() -> None:
+    """Words for a kind other than the set: found, missed and the flaws' verdict."""
+    ultra = {"variant": {"name": "ultraset"}, "you": "you", "players": [{"id": "b", "name": "B"}]}
+    codes = ["1RSD", "2RSD", "1GSD", "2GSD"]
+    taken = {"type": "set_taken", "player": "you", "cards": codes}
+    assert event_message(taken, ultra, "en") == "Found! 1RSD 2RSD 1GSD 2GSD"
+    assert event_message({**taken, "player": "b"}, ultra, "de").startswith("B hat gefunden: ")
+    added = {"type": "cards_added", "why": "vote", "missed": codes}
+    said = event_message(added, ultra, "en")
+    assert said == "Three more cards. There was a group on the table: 1RSD 2RSD 1GSD 2GSD"
+    flaw = {"type": "count", "attribute": 1, "counts": [3, 1, 0, 0]}
+    wrong = {"type": "wrong_call", "player": "you", "cards": codes, "flaws": [flaw]}
+    four = {**ultra, "variant": {"name": "4set"}}
+    verdict = explain_text([flaw], "ru", kind="4set", deck=DECKS["4set"])
+    assert event_message(wrong, four, "ru") == f"{' '.join(codes)}: {verdict}"
+    memory = {**ultra, "variant": {"name": "memory"}}
+    red_green = {"type": "set", "attribute": 1, "common": 0, "odd": 1}
+    miss = {**wrong, "cards": codes[:3], "flaws": [red_green]}
+    assert event_message(miss, memory, "en").endswith("\nThe cards turn face down again.")

@@ -156,7 +156,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
             return tr("Three more cards: you lose a point", lang)
         return tr("Three more cards", lang)
     if kind == "cards_added" and event.get("why") != "request":
-        return _cards_added(event, lang)
+        return _cards_added(event, view, lang)
     if kind == "no_set_declared" and not mine:
         return tr("{name} says there is no set", lang, name=name)
     if kind == "round_over" and view.get("phase") == "round_over":
@@ -246,13 +246,16 @@ def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
     return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
 
 
-def _cards_added(event: Mapping[str, Any], lang: str) -> str:
-    """Three more cards; after a "no set" vote with a set on the table, which set it was."""
+def _cards_added(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
+    """Three more cards; after a "no set" vote with a group on the table, which it was."""
     text = tr("Three more cards", lang)
     missed = event.get("missed")
     if missed:
         cards = " ".join(str(code) for code in missed)
-        text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
+        if variant_of(view).kind.name == "set":
+            text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
+        else:
+            text += ". " + tr("There was a group on the table: {cards}", lang, cards=cards)
     return text
 
 
