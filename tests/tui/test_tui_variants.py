@@ -289,3 +289,15 @@ def test_the_messages_of_a_variant_name_its_groups() -> None:
     red_green = {"type": "set", "attribute": 1, "common": 0, "odd": 1}
     miss = {**wrong, "cards": codes[:3], "flaws": [red_green]}
     assert event_message(miss, memory, "en").endswith("\nThe cards turn face down again.")
+
+
+async def test_a_ghostset_claim_takes_six_keys(clock: FakeClock) -> None:
+    app = make_app(clock, "practice", deck="full", seed=3, variant="ghostset")
+    async with app.run_test(size=(100, 32)) as pilot:
+        assert "keys: pick 6 cards" in str(app.holder_bar.content)
+        claim = claimable(app)[0]
+        keys = keys_of(app, claim)
+        await pilot.press(*keys[:5])
+        assert me(app)["sets"] == 0 and len(app.selected) == 5  # not judged yet
+        await pilot.press(keys[5])
+        assert me(app)["sets"] == 1 and message(app) == "Found! " + " ".join(claim)
