@@ -150,20 +150,21 @@ def test_a_rated_room_seats_signed_in_players_only(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("settings", "code"),
+    ("settings", "code", "quoted"),
     [
-        ({"mode": "solo", "rated": True}, "bad_setting"),
-        ({"mode": "practice", "rated": True}, "bad_setting"),
-        ({"rated": "yes"}, "bad_settings"),
-        ({"rated": 1}, "bad_settings"),
+        ({"mode": "solo", "rated": True}, "bad_setting", "'solo'"),
+        ({"mode": "practice", "rated": True}, "bad_setting", "'practice'"),
+        ({"rated": True, "variant": "puzzle"}, "bad_setting", "'puzzle'"),
+        ({"rated": "yes"}, "bad_settings", "yes"),
+        ({"rated": 1}, "bad_settings", "rated"),
     ],
 )
 def test_the_rated_setting_refuses_bad_values_quoting_them(
-    client: TestClient, settings: dict[str, Any], code: str
+    client: TestClient, settings: dict[str, Any], code: str, quoted: str
 ) -> None:
     answer = client.post("/api/rooms", json=settings)
     assert answer.status_code == 400 and answer.json()["code"] == code
-    assert str(next(iter(settings.values()))) in answer.json()["message"]
+    assert quoted in answer.json()["message"]
 
 
 @pytest.mark.parametrize("name", ["Nobody", "x" * 500, "%00", "Bot"])
