@@ -214,3 +214,21 @@ async def test_a_downgrade_to_an_unknown_revision_is_a_clear_error(database: str
     await _run(database, migrations.upgrade)
     with pytest.raises(migrations.MigrationError, match="'nonesuch'"):
         await _run(database, lambda c: migrations.downgrade(c, "nonesuch"))
+
+
+async def test_a_failing_upgrade_changes_nothing(database: str) -> None:
+    """One transaction for the whole upgrade, on SQLite too: a revision that fails (here
+    0003, whose table a host had already made under that name) undoes the ones before it."""
+    await _run(database, _fill_old)
+    await _run(database, lambda c: c.exec_driver_sql("CREATE TABLE ratings (x INTEGER)"))
+    before = await _run(database, _dump)
+    store = Storage(database, create=False)
+    with pytest.raises(StorageError, match="ratings"):
+        await store.open()
+    await store.engine.dispose()
+    if store._writer_db is not None:
+        store._writer_db.close()
+    assert await _run(database, _revision) is None  # not even 0001 was recorded
+    names = await _run(database, lambda c: set(sa.inspect(c).get_table_names()))
+    assert names == {*OLD_TABLES, "ratings"}  # no accounts: 0002 was undone
+    assert await _run(database, _dump) == before

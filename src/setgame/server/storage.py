@@ -239,9 +239,13 @@ class Storage:
             names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
             if not names & set(metadata.tables) and not self.create:
                 raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
-            # an older database opens as it is, then is brought to this release's schema
+            # an older database opens as it is, then is brought to this release's schema,
+            # all of it in one transaction (SQLite: on a connection of its own, see there)
             try:
-                await conn.run_sync(migrations.upgrade)
+                if self.path is not None:
+                    await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
+                else:
+                    await conn.run_sync(migrations.upgrade)
             except migrations.MigrationError as exc:
                 raise StorageError(f"{self.where}: {exc}") from None
         if self.path is not None:

@@ -14,7 +14,7 @@ never imported from ``storage.py``, whose tables follow the newest revision.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from alembic import command
@@ -54,6 +54,28 @@ def upgrade(connection: sa.Connection, revision: str = "head") -> None:
     """Bring the database up to ``revision`` inside the caller's transaction."""
     _check_known(connection)
     command.upgrade(_config(connection), revision)
+
+
+def upgrade_sqlite(path: Path, revision: str = "head") -> None:
+    """:func:`upgrade` an SQLite file in one transaction. Python's ``sqlite3`` runs DDL
+    outside any transaction unless told otherwise, so a failing revision would leave the
+    ones before it applied; here the connection begins its own (``BEGIN IMMEDIATE``: no
+    other writer meanwhile) and commits only once every revision has run."""
+    engine = sa.create_engine(f"sqlite:///{path}", poolclass=sa.NullPool)
+
+    @sa.event.listens_for(engine, "connect")
+    def _manual(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # no implicit BEGIN/COMMIT: ours only
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection: sa.Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    try:
+        with engine.begin() as connection:
+            upgrade(connection, revision)
+    finally:
+        engine.dispose()
 
 
 def downgrade(connection: sa.Connection, revision: str) -> None:
