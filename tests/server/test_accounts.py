@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -109,6 +112,8 @@ def test_a_claim_is_refused_quoting_the_name(
         (b'{"name": "Zed", "password": "\xff"}', 400, "bad_encoding"),
         (b'{"name": ' + b"[" * 40 + b"]" * 40 + b"}", 400, "too_deep"),
         (b'{"name": "' + b"x" * 5000 + b'"}', 413, "too_big"),
+        (b'{"name": "Zed", "password": "secret123"', 400, "bad_body"),
+        (b'{"name": "Zed", "password": "secret123\\"x', 400, "bad_body"),
     ],
 )
 @pytest.mark.parametrize("route", ["claim", "signin"])
@@ -306,3 +311,18 @@ def test_the_cookie_can_be_sent_over_https_only(tmp_path: Path) -> None:
     assert Limits.from_env({"SETGAME_SECURE_COOKIE": "yes"}).secure_cookie is True
     with pytest.raises(LimitError, match="'maybe'"):
         Limits.from_env({"SETGAME_SECURE_COOKIE": "maybe"})
+
+
+def test_a_bad_secret_stops_the_server_at_start_in_one_line(tmp_path: Path) -> None:
+    src = Path(__file__).resolve().parents[2] / "src"
+    db = tmp_path / "x.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "setgame.server", "--port", "1", "--db", str(db), "--create-db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"PYTHONPATH": str(src), "SETGAME_SECRET": "hunter2"},
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "SETGAME_SECRET must have at least 32 characters, not 7" in done.stderr
+    assert "hunter2" not in done.stderr  # a secret is never printed

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeVar
@@ -225,12 +226,16 @@ async def _body(request: Request, kind: type[T], costly: bool = True) -> T:
         raise Refused(400, "bad_body", f"{exc}: {_quote(text)}") from None
 
 
+_PASSWORD: Final = re.compile(r'("[a-z_]*password"\s*:\s*)"(?:[^"\\]|\\.)*("|\\?$)')
+"""A password field's value in a body, whole or cut off (for a body that is not JSON)."""
+
+
 def _quote(text: str) -> str:
     """The body, for an error message, with any password in it blanked out."""
     try:
         data = msgspec.json.decode(text)
     except msgspec.DecodeError:
-        return repr(text[:80])
+        return repr(_PASSWORD.sub(r'\1"***"', text)[:80])
     if isinstance(data, dict):
         data = {k: "***" if "password" in str(k) else v for k, v in data.items()}
     return repr(msgspec.json.encode(data).decode()[:80])
