@@ -26,6 +26,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import msgspec
@@ -163,6 +164,19 @@ async def sign_in(
             reply = {"code": "bad_answer", "message": response.text[:200]}
         raise ServerError({"type": "error", "request": "signin", **reply})
     return session
+
+
+async def claimed_session(base_url: str, name: str, ask: Callable[[str], str]) -> str | None:
+    """When ``name`` is claimed on the server, ask for its password (``ask(the name as
+    claimed)``) and sign in: the session for :meth:`Client.connect`. None for a name nobody
+    claimed (nothing is asked). :class:`ServerError` when the server refuses the password;
+    ``httpx.HTTPError`` when it cannot be reached."""
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        answer = await http.get(f"{base_url.rstrip('/')}/api/players/{quote(name, safe='')}")
+        if answer.status_code != 200:
+            return None  # 404: a guest's name
+        password = ask(str(answer.json().get("name", name)))
+        return await sign_in(base_url, name, password, http=http)
 
 
 class Client:
