@@ -21,7 +21,7 @@ from setgame.server.protocol import RoomSettings
 from setgame.server.storage import games, rooms
 from setgame.variants import Deck, find_variant
 
-from .roomkit import registry
+from .roomkit import FakeConnection, registry
 
 
 @pytest.fixture
@@ -346,3 +346,34 @@ async def test_practice_hints_reveal_a_claim_of_the_variant(live_server: Any) ->
         with pytest.raises(ServerError) as refused:
             await ann.hint()
         assert refused.value.code == "no_hints"
+
+
+@pytest.mark.parametrize("variant", ["memory", "set-chain", "megaset", "4set-junior"])
+async def test_a_variant_room_comes_back_as_it_was_after_a_restart(
+    tmp_path: Path, variant: str
+) -> None:
+    path = tmp_path / "restart.db"
+    async with registry(path) as reg:
+        room = await reg.create(RoomSettings(mode="solo", variant=variant), "10.0.0.1")
+        conn = FakeConnection()
+        room.attach(conn)
+        ann = await room.join(conn, "Ann", "10.0.0.1")
+        await room.start(ann)
+        for _ in range(2):  # two claims (Memory: two cards turned up)
+            if variant == "memory":
+                await room.turn(ann, len(room.game.turned))
+            else:
+                group = room.game.groups_on_table()[0]
+                await room.pick(ann, room.game.names(group), room.version)
+        before = room.view(ann)
+        room.detach(conn)
+    async with registry(path, restore=True) as reg:
+        again = await reg.load(room.id)
+        assert again is not None
+        after = again.view(ann)
+    for state in (before, after):
+        for key in ("clock", "deadline_in", "watchers"):
+            state.pop(key, None)
+        for entry in state["players"]:
+            entry.pop("connected", None)
+    assert after == before and after["variant"]["name"] == variant
