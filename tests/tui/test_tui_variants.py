@@ -51,21 +51,21 @@ def keys_of(app: SetApp, codes: tuple[str, ...]) -> list[str]:
 
 
 async def test_a_set_chain_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
-    app = make_app(clock, "bots", bots=1, level=5, deck="full", seed=4, variant="set-chain")
+    app = make_app(clock, "bots", bots=1, level=5, deck="beginner", seed=4, variant="set-chain")
     async with app.run_test(size=(100, 32)) as pilot:
         assert app.view["variant"]["links"] == 1 and app.view["previous"] is None
         assert not app.previous_row.display  # nothing before the round's first claim
         assert "Set-Chain" in str(app.status_bar.content)
         mine = theirs = linked = 0
-        for step in range(6000):
-            await _tick(app, clock, 0.25)
+        for step in range(3000):
+            await _tick(app, clock, 0.5)
             view = app.view
             if view["phase"] == "match_over":
                 break
             if view["phase"] == "round_over":
                 await pilot.press("enter")
                 continue
-            if view["holder"] == "bot1" or step % 8:
+            if view["holder"] == "bot1" or step % 6:
                 continue
             if view["holder"] is None:
                 claims = claimable(app)
