@@ -223,3 +223,47 @@ async def test_a_game_is_recorded_once_and_bots_keep_their_ratings(tmp_path: Pat
         assert bot_rating(5) == Rating(35.0, 2.0, 20)  # fixed: nothing stored for the bot
     finally:
         await storage.close()
+
+
+def test_the_leaderboard_lists_established_players_of_one_family(client: TestClient) -> None:
+    from setgame.server.account_tables import ratings
+    from setgame.server.accounts import Accounts
+
+    async def seed() -> None:
+        store: Accounts = client.app.state.accounts  # type: ignore[attr-defined]
+        for name, family, mu, sigma, games in (
+            ("Ann", "set", 30.0, 3.0, 25),
+            ("Bob", "set", 28.0, 2.0, 30),
+            ("Cid", "set", 40.0, 5.0, 19),  # provisional: not listed
+            ("Dee", "ultraset", 26.0, 2.5, 20),
+        ):
+            account = await store.claim(name, PASSWORD)
+            values = {"account": account.id, "family": family, "mu": mu, "sigma": sigma,
+                      "games": games}
+            await store.storage.write((ratings.insert().values(values), {}))
+
+    client.portal.call(seed)  # type: ignore[union-attr]
+    board = client.get("/api/leaderboard", params={"board": "set"}).json()
+    expected = [("Bob", Rating(28.0, 2.0, 30)), ("Ann", Rating(30.0, 3.0, 25))]
+    assert board == [{"name": n, "rating": r.display, "games": r.games} for n, r in expected]
+    assert [e["name"] for e in client.get("/api/leaderboard?board=ultraset").json()] == ["Dee"]
+    assert client.get("/api/leaderboard?board=4set").json() == []
+
+
+@pytest.mark.parametrize(
+    ("query", "quoted"),
+    [
+        ("", "not nothing"),
+        ("?board=", "not ''"),
+        ("?board=chess", "not 'chess'"),
+        ("?board=puzzle", "not 'puzzle'"),
+        ("?board=" + "x" * 500, "not '" + "x" * 40 + "'"),
+    ],
+)
+def test_an_unknown_board_is_refused_quoting_it(
+    client: TestClient, query: str, quoted: str
+) -> None:
+    answer = client.get("/api/leaderboard" + query)
+    assert answer.status_code == 400 and answer.json()["code"] == "unknown_board"
+    message = answer.json()["message"]
+    assert message == f"board is one of 4set, ghostset, memory, set, ultraset, {quoted}"

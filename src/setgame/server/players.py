@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 
 from setgame import game as engine
 from setgame import ratings as rating
-from setgame.server.account_tables import account_seats, player_games, ratings
+from setgame.server.account_tables import account_seats, accounts, player_games, ratings
 from setgame.server.accounts import Accounts
 from setgame.server.names import MAX_NAME
 from setgame.server.registry import Rooms
@@ -263,6 +263,52 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "sets": int(sets),
         "ratings": families,
     }
+
+
+# --- GET /api/leaderboard?board=<family> ----------------------------------------------------
+
+BOARD_SIZE: Final = 100
+BOARDS: Final = tuple(sorted({f for f in rating.FAMILIES.values() if f is not None}))
+"""The rating boards: one per family of variants (the solo and daily-puzzle boards of issue
+11 need solo results, which are not recorded yet)."""
+
+
+async def leaderboard(request: Request) -> Response:
+    """The established players of one family (at least ``PROVISIONAL_GAMES`` rated games),
+    best displayed rating first, at most :data:`BOARD_SIZE`."""
+    board = request.query_params.get("board")
+    if board not in BOARDS:
+        shown = "nothing" if board is None else repr(board[:40])
+        return JSONResponse(
+            {"code": "unknown_board",
+             "message": f"board is one of {', '.join(BOARDS)}, not {shown}"},
+            status_code=400,
+        )
+    store: Accounts = request.app.state.accounts
+    ordinal = ratings.c.mu - rating.Z * ratings.c.sigma
+    query = (
+        sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+        .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
+        .where(ratings.c.family == board, ratings.c.games >= rating.PROVISIONAL_GAMES)
+        .order_by(ordinal.desc(), accounts.c.name)
+        .limit(BOARD_SIZE)
+    )
+    try:
+        async with store.storage.reading() as conn:
+            rows = (await conn.execute(query)).all()
+    except StorageError as exc:
+        log.error("leaderboard %s: %s", board, exc)
+        return JSONResponse(
+            {"code": "storage_error", "message": "the server cannot read players now"},
+            status_code=503,
+        )
+    return JSONResponse(
+        [
+            {"name": r.name, "rating": rating.Rating(r.mu, r.sigma, r.games).display,
+             "games": r.games}
+            for r in rows
+        ]
+    )
 
 
 def _shown(r: rating.Rating) -> dict[str, Any]:
