@@ -59,7 +59,10 @@ def _state(ws: Any, check: Any) -> dict[str, Any]:
 def _play_to_the_end(ws: Any) -> dict[str, Any]:
     """Start, then take every set on the table until the match is over; the final state."""
     ws.send_json({"type": "start"})
-    state = _state(ws, lambda s: s["phase"] != "lobby")
+    return _take_all(ws, _state(ws, lambda s: s["phase"] != "lobby"))
+
+
+def _take_all(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
     me = state["you"]
     for _ in range(200):
         if state["phase"] == "match_over":
@@ -267,3 +270,25 @@ def test_an_unknown_board_is_refused_quoting_it(
     assert answer.status_code == 400 and answer.json()["code"] == "unknown_board"
     message = answer.json()["message"]
     assert message == f"board is one of 4set, ghostset, memory, set, ultraset, {quoted}"
+
+
+def test_leaving_a_rated_game_before_its_end_counts_as_last_place(client: TestClient) -> None:
+    claim(client, "Ann")
+    room = _room(client)
+    bob = Browser(client)
+    with bob as c:
+        claim(c, "Bob")
+    with contextlib.ExitStack() as stack:
+        ann = _seat(stack, client, room, "Ann")
+        with bob as c:
+            bob_ws = _seat(stack, c, room, "Bob")
+        ann.send_json({"type": "start"})
+        state = _state(ann, lambda s: s["phase"] == "playing")
+        bob_ws.send_json({"type": "leave"})  # no points yet: the engine forgets Bob
+        state = _state(ann, lambda s: len(s["players"]) == 1)
+        final = _take_all(ann, state)
+    assert [p["name"] for p in final["players"]] == ["Ann"]
+    ann_p, bob_p = _profile(client, "Ann"), _profile(client, "Bob")
+    assert (bob_p["games"], bob_p["wins"], bob_p["ratings"]["set"]["games"]) == (1, 0, 1)
+    expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # Bob placed last, as a loss
+    assert (ann_p["rating"], bob_p["rating"]) == (expected[0].display, expected[1].display)

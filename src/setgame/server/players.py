@@ -9,8 +9,9 @@ own log (points and places from the engine's result, sets and wrong calls from i
 and stored in one transaction; a game is recorded once (its rows' keys). This project's own
 rules, not the rulebooks'.
 
-Known gap: a player who leaves a match before it ends without points is dropped by the engine
-(``docs/events.md``) and so is not in its result: that game is not recorded for them.
+A player who leaves a match before its end is placed below everyone still there (the engine
+forgets a leaver without points, ``docs/events.md``; the rating must not, or leaving would
+dodge every loss); a guest who played and left keeps the game unrated.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import sqlite3
 import time
 from collections import Counter
@@ -50,6 +52,7 @@ class SeatResult:
     points: int
     sets: int
     wrong: int
+    left: bool = False  # played, then left before the end: placed below everyone present
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +71,7 @@ def outcome_of(room: Room) -> Outcome | None:
     game = room.game
     if game.settings.mode != "multi" or not game.order:
         return None
-    counts = _counts(game)
+    counts, played = _counts(game)
     seats = []
     for pid in game.order:
         seat = room.seats.get(pid)
@@ -81,6 +84,10 @@ def outcome_of(room: Room) -> Outcome | None:
                 counts["wrong_call", pid],
             )
         )
+    for pid in sorted(played - set(game.order)):  # the engine forgot them: the rating must not
+        seats.append(
+            SeatResult(pid, None, 0, counts["set_taken", pid], counts["wrong_call", pid], True)
+        )
     try:
         family = rating.family_of(game.settings.variant)
     except rating.RatingError:
@@ -88,15 +95,19 @@ def outcome_of(room: Room) -> Outcome | None:
     return Outcome(room.game_id, room.id, family, room.settings.rated, seats)
 
 
-def _counts(game: engine.Game) -> Counter[tuple[str, str]]:
-    """Sets taken and wrong calls per player, from the game's own log (a replay)."""
+def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
+    """Sets taken and wrong calls per player, and who sat at the table while it was played
+    (not only in the lobby), from the game's own log (a replay)."""
     replay = engine.Game(game.settings, game.seed)
     counts: Counter[tuple[str, str]] = Counter()
+    played: set[str] = set()
     for action in game.log:
         for event in replay.apply(action):
             if event["type"] in ("set_taken", "wrong_call") and "player" in event:
                 counts[event["type"], event["player"]] += 1
-    return counts
+        if replay.phase != "lobby":
+            played.update(p.id for p in replay.present())
+    return counts, played
 
 
 class RatingKeeper:
@@ -152,7 +163,7 @@ class RatingKeeper:
                 return []
             before = await _ratings(conn, list(accounts.values()), outcome.family)
         rated = _is_rated(outcome, accounts)
-        places = rating.places([s.points for s in outcome.seats])
+        places = rating.places([-math.inf if s.left else s.points for s in outcome.seats])
         after = _rate(outcome, accounts, before, places) if rated else {}
         finished = time.time()
         writes: list[Write] = []
