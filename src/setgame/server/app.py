@@ -153,6 +153,10 @@ async def rules(request: Request) -> Response:
     return _page(request, "rules")
 
 
+async def account_page(request: Request) -> Response:
+    return _page(request, "account")
+
+
 async def room_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     if await _rooms(request).load(room_id) is None:
@@ -383,6 +387,7 @@ def routes(web: Path) -> list[Any]:
     return [
         Route("/", home),
         Route("/rules", rules),
+        Route("/account", account_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/favicon.ico", favicon),
