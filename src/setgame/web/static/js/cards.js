@@ -158,18 +158,24 @@ export function labelMarks(root, letters = {}) {
 }
 
 // Catalog keys of the words the server's card names do not have (common.js translates
-// them); N_ marks them for the catalog (scripts/catalog.py).
+// them); N_ marks them for the catalog (scripts/catalog.py). A value's word is the one
+// the flaw sentences use (setgame.flaw_words: value.<attribute>.<value>).
 const N_ = (key) => key;
 const BORDER_KEYS = { S: N_("card.border.S"), D: N_("card.border.D"), T: N_("card.border.T") };
-const FOURTH_KEYS = [N_("card.four"), N_("card.blue"), N_("card.checkered"), N_("card.heart")];
+const VALUE_KEYS = [
+  [N_("value.number.one"), N_("value.number.two"), N_("value.number.three"), N_("value.number.four")],
+  [N_("value.color.red"), N_("value.color.green"), N_("value.color.purple"), N_("value.color.blue")],
+  [N_("value.shading.solid"), N_("value.shading.striped"), N_("value.shading.open"), N_("value.shading.checkered")],
+  [N_("value.shape.diamond"), N_("value.shape.oval"), N_("value.shape.squiggle"), N_("value.shape.heart")],
+];
+const FOUR_LETTERS = ["1234", "RGPB", "STOC", "DOSH"];
 const BORDERED = N_("card.bordered");
 const PARTS = N_("card.parts");
-const FOURTH_LETTERS = "4BCH";
 
 // A card in words for the decks the server's word list does not cover: `named(code)` is
-// the full name of a standard card (or null), `value(i, v)` the word of value v of
-// attribute i, `word(key, vars)` a catalog message. Null for a code of no deck.
-export function describeCard(code, { named, value, word }) {
+// the full name of a standard card (or null), `word(key, vars)` a catalog message. Null
+// for a code of no deck.
+export function describeCard(code, { named, word }) {
   if (!isCode(code)) return null;
   if (STANDARD.test(code)) return named(code);
   if (code.length === 5) {
@@ -177,11 +183,8 @@ export function describeCard(code, { named, value, word }) {
     return word(BORDERED, { card, border: word(BORDER_KEYS[code[4]]) });
   }
   // A 4Set card with a fourth value: its four words in the page language.
-  const letters = ["1234", "RGPB", "STOC", "DOSH"];
-  const parts = [...code].map((letter, i) => {
-    const v = letters[i].indexOf(letter);
-    return v === 3 ? word(FOURTH_KEYS[FOURTH_LETTERS.indexOf(letter)]) : value(i, v);
-  });
-  const [number, color, shading, shape] = parts;
+  const [number, color, shading, shape] = [...code].map((letter, i) =>
+    word(VALUE_KEYS[i][FOUR_LETTERS[i].indexOf(letter)]),
+  );
   return word(PARTS, { number, color, shading, shape });
 }

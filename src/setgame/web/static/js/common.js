@@ -80,8 +80,7 @@ export function deckName(spec) {
 export function cardLabel(code) {
   if (words.cards[code]) return words.cards[code];
   const named = (c) => words.cards[c] || null;
-  const value = (i, v) => words.attributes[i]?.words?.[v] ?? "";
-  return describeCard(code, { named, value, word: t }) || code;
+  return describeCard(code, { named, word: t }) || code;
 }
 
 // A flaw arrives as "attr:common:odd" or as an object with those fields.
