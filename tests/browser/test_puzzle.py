@@ -104,6 +104,8 @@ def test_previous_days_are_offered_up_to_today(live_server: str, new_page: Any) 
     day_input = page.locator("#pick-day input[name=date]")
     expect(day_input).to_have_attribute("max", today)
     expect(page.locator("#next-day")).to_be_hidden()  # no puzzle after today's
+    # Seventy old days in storage: opening another day keeps the rooms of the last 60 only.
+    page.evaluate(SEED_OLD_DAYS)
     page.click("#prev-day")
     expect(page).to_have_url(re.compile(rf"date={utc_today(-1)}$"))
     expect(page.locator("[data-card]")).to_have_count(12)
@@ -112,3 +114,21 @@ def test_previous_days_are_offered_up_to_today(live_server: str, new_page: Any) 
     page.click("#pick-day [type=submit]")
     expect(page).to_have_url(re.compile(rf"date={utc_today(-10)}$"))
     expect(page.locator("[data-card]")).to_have_count(12)
+    kept = page.evaluate(KEPT_DAYS)
+    assert len(kept["days"]) == 60 and kept["tokens"] == 60 - 3, kept
+    assert f"setgame.puzzle.{utc_today(-10)}" in kept["days"]  # the newest stay
+    assert "setgame.puzzle.2000-01-01" not in kept["days"]
+
+
+SEED_OLD_DAYS = """() => {
+  for (let i = 0; i < 70; i++) {
+    const day = new Date(Date.UTC(2000, 0, 1 + i)).toISOString().slice(0, 10);
+    localStorage.setItem(`setgame.puzzle.${day}`, `old${i}`);
+    localStorage.setItem(`setgame.token.old${i}`, "x");
+  }
+}"""
+KEPT_DAYS = """() => {
+  const keys = Object.keys(localStorage);
+  return { days: keys.filter((k) => k.startsWith("setgame.puzzle.")),
+           tokens: keys.filter((k) => k.startsWith("setgame.token.old")).length };
+}"""

@@ -165,7 +165,12 @@ const BORDER_KEYS = { S: N_("card.border.S"), D: N_("card.border.D"), T: N_("car
 const VALUE_KEYS = [
   [N_("value.number.one"), N_("value.number.two"), N_("value.number.three"), N_("value.number.four")],
   [N_("value.color.red"), N_("value.color.green"), N_("value.color.purple"), N_("value.color.blue")],
-  [N_("value.shading.solid"), N_("value.shading.striped"), N_("value.shading.open"), N_("value.shading.checkered")],
+  [
+    N_("value.shading.solid"),
+    N_("value.shading.striped"),
+    N_("value.shading.open"),
+    N_("value.shading.checkered"),
+  ],
   [N_("value.shape.diamond"), N_("value.shape.oval"), N_("value.shape.squiggle"), N_("value.shape.heart")],
 ];
 const FOUR_LETTERS = ["1234", "RGPB", "STOC", "DOSH"];

@@ -93,8 +93,23 @@ function storeRoom(id) {
   try {
     if (id) localStorage.setItem(roomKey, id);
     else localStorage.removeItem(roomKey);
+    forgetOldDays();
   } catch {
     /* storage disabled: a reload starts the day again */
+  }
+}
+
+// The rooms of the last KEEP_DAYS days played are kept (and their seat tokens); older ones
+// go, so that a daily player's storage does not grow for ever.
+const KEEP_DAYS = 60;
+function forgetOldDays() {
+  const prefix = "setgame.puzzle.";
+  const isDay = (k) => k.startsWith(prefix) && DAY.test(k.slice(prefix.length));
+  const keys = Object.keys(localStorage).filter(isDay);
+  keys.sort().reverse();
+  for (const key of keys.slice(KEEP_DAYS)) {
+    localStorage.removeItem(`setgame.token.${localStorage.getItem(key)}`);
+    localStorage.removeItem(key);
   }
 }
 
@@ -182,6 +197,9 @@ function renderCards() {
   }
 }
 
+// A found set's cards: drawn and named, but not live table cards (no data-card, no key).
+const FOUND_CARD = { attr: "data-code", keys: false };
+
 function renderFound() {
   const found = state?.found || [];
   const total = state?.groups ?? 6;
@@ -195,7 +213,7 @@ function renderFound() {
       el(
         "li",
         { "aria-label": t("puzzle.set_n", { n: fmt(i + 1) }) },
-        el("div", { class: "table mini" }, ...codes.map((code, j) => cardElement(code, j, { attr: "data-code", keys: false }))),
+        el("div", { class: "table mini" }, ...codes.map((code, j) => cardElement(code, j, FOUND_CARD))),
       ),
     ),
   );
