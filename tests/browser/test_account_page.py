@@ -57,3 +57,30 @@ def test_claim_sign_out_and_in_then_sit_under_the_name(live_server: str, new_pag
     page.fill("input[name=player-name]", name.lower())
     page.click("[data-action=join]")
     expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)  # the account's spelling
+
+
+def test_a_profile_page_shows_the_figures_or_says_nobody_has_the_name(
+    live_server: str, new_page: Any
+) -> None:
+    import httpx
+
+    w = words("pl")
+    name = "Zoe" + uuid.uuid4().hex[:6]
+    answer = httpx.post(
+        f"{live_server}/api/account/claim",
+        json={"name": name, "password": "correct horse"},
+        trust_env=False,
+    )
+    assert answer.status_code == 201
+    page = new_page()
+    page.goto(f"{live_server}/player/{name.lower()}?lang=pl")
+    expect(page.locator("[data-profile-name]")).to_have_text(name)
+    expect(page.locator("[data-profile-rating]")).to_have_text("1000")
+    expect(page.locator("[data-profile-provisional]")).to_have_text(w["prof.provisional"])
+    expect(page.locator("[data-profile-games]")).to_have_text("0")
+    expect(page.locator("[data-profile-none]")).to_be_visible()
+    page.goto(f"{live_server}/player/%3Cb%3ENobody")
+    expect(page.locator("[data-profile-unknown]")).to_have_text(
+        w["prof.unknown"].replace("{name}", "<b>Nobody")
+    )
+    assert page.locator("main b").count() == 0  # the name is text, never markup

@@ -126,12 +126,19 @@ def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestC
     assert ann["ratings"]["set"] == {"rating": ann["rating"], "provisional": True, "games": 1}
     expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # what the model says, stored as is
     assert (ann["rating"], bob["rating"]) == (expected[0].display, expected[1].display)
+    (last,) = ann["recent"]
+    assert (last["place"], last["players"], last["family"], last["rating"]) == (
+        1, 2, "set", ann["rating"]
+    )
+    assert last["sets"] == ann["sets"]
+    assert client.get(f"/api/games/{last['game']}/replay").is_success  # the replay it links to
 
 
 def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestClient) -> None:
     _game(client, [("Zoe", False)])
     ann = _profile(client, "Ann")
     assert (ann["games"], ann["wins"], ann["ratings"]) == (1, 1, {})
+    assert ann["recent"][0]["family"] is None and ann["recent"][0]["rating"] is None
     assert ann["rating"] == NEW.display and ann["provisional"]
 
 
@@ -182,7 +189,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
-        "sets": 0, "ratings": {},
+        "sets": 0, "ratings": {}, "recent": [],
     }
 
 

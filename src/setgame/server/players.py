@@ -41,6 +41,8 @@ from setgame.server.storage import Storage, StorageError, Write
 
 log = logging.getLogger(__name__)
 
+RECENT_GAMES: Final = 20
+"""Games ``GET /api/players/<name>`` lists in ``recent``, newest first."""
 MAIN_FAMILY: Final = "set"
 """The family whose rating ``GET /api/players/<name>`` gives as ``rating``."""
 
@@ -266,6 +268,14 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         r.family: _shown(rating.Rating(r.mu, r.sigma, r.games)) for r in rows
     }
     main = families.get(MAIN_FAMILY, _shown(rating.NEW))
+    recent = (
+        await conn.execute(
+            sa.select(player_games)
+            .where(mine)
+            .order_by(player_games.c.finished.desc())
+            .limit(RECENT_GAMES)
+        )
+    ).all()
     return {
         "rating": main["rating"],
         "provisional": main["provisional"],
@@ -273,6 +283,18 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "wins": int(wins),
         "sets": int(sets),
         "ratings": families,
+        "recent": [_recent(r) for r in recent],
+    }
+
+
+def _recent(r: Any) -> dict[str, Any]:
+    after = None
+    if r.mu_after is not None and r.sigma_after is not None:
+        after = rating.Rating(r.mu_after, r.sigma_after).display
+    return {
+        "game": r.game, "finished": r.finished, "place": r.place, "players": r.players,
+        "points": r.points, "sets": r.sets, "wrong": r.wrong, "family": r.family,
+        "rating": after,
     }
 
 
