@@ -158,6 +158,10 @@ async def account_page(request: Request) -> Response:
     return _page(request, "account")
 
 
+async def leaderboard_page(request: Request) -> Response:
+    return _page(request, "leaderboard")
+
+
 async def player_page(request: Request) -> Response:
     """A profile; an unknown name is told by the page (the API answers 404)."""
     return _page(request, "player", player_name=request.path_params["name"][:100])
@@ -404,6 +408,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/account", account_page),
         Route("/player/{name}", player_page),
+        Route("/leaderboard", leaderboard_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
