@@ -57,6 +57,11 @@ def test_claim_sign_out_and_in_then_sit_under_the_name(live_server: str, new_pag
     page.fill("input[name=player-name]", name.lower())
     page.click("[data-action=join]")
     expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)  # the account's spelling
+    guest.fill("input[name=player-name]", "Zed")
+    guest.click("[data-action=join]")
+    expect(page.locator('[data-player="Zed"] .badge.guest')).to_have_text(w["score.guest"])
+    expect(page.locator(f'[data-player="{name}"] .badge.member')).to_have_text(w["score.member"])
+    expect(page.locator('[data-player="Zed"] .badge.member')).to_have_count(0)
 
 
 def test_a_profile_page_shows_the_figures_or_says_nobody_has_the_name(
