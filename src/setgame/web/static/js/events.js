@@ -1,9 +1,11 @@
 // Game events (see src/setgame/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
-import { cardLabel, flawText, fmt, t, tn } from "./common.js";
+import { fmt, t, tn } from "./common.js";
+import { flawText } from "./flaws.js";
+import { cardName } from "./table.js";
 
-const labels = (codes) => (codes || []).map(cardLabel).join(", ");
+const labels = (codes) => (codes || []).map(cardName).join(", ");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -30,6 +32,12 @@ function addedText(ev) {
   return `${added}. ${missed}`;
 }
 
+// A good claim; in Shuffle the table was then dealt anew.
+function takenText(ev, who) {
+  const taken = [t("ev.set", { name: who }), labels(ev.cards)].join(": ");
+  return ev.reshuffled ? [taken, t("ev.reshuffled")].join(". ") : taken;
+}
+
 const TEXTS = {
   joined: (ev, who) => ({ text: t("ev.joined", { name: ev.name || who }) }),
   left: (ev, who) => ({ text: t("ev.left", { name: who }) }),
@@ -40,7 +48,8 @@ const TEXTS = {
   called: (ev, who) => ({ text: t("ev.called", { name: who }), kind: "call" }),
   more_cards_asked: (ev) => ({ text: tn("ev.more.one", "ev.more.other", ev.penalty ?? 0) }),
   no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
-  set_taken: (ev, who) => ({ text: [t("ev.set", { name: who }), labels(ev.cards)].join(": "), kind: "good" }),
+  set_taken: (ev, who) => ({ text: takenText(ev, who), kind: "good" }),
+  card_turned: (ev, who) => ({ text: t("ev.turned", { name: who, card: cardName(ev.card) }) }),
   wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
   cards_added: (ev) => ({ text: addedText(ev) }),

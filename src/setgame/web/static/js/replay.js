@@ -2,9 +2,9 @@
 // time, showing the table and scores after it and the events it caused.
 // Cards here carry data-code, not data-card: only live tables use data-card.
 
-import { el, init, t } from "./common.js";
+import { el, fmt, init, t } from "./common.js";
 import { describe } from "./events.js";
-import { renderTable } from "./table.js";
+import { renderTable, rowsFor } from "./table.js";
 
 const $ = (sel) => document.querySelector(sel);
 let steps = [];
@@ -20,11 +20,15 @@ function nameOf(id, state) {
 function eventItem(ev, ctx) {
   const item = el("li", { text: describe(ev, ctx).text || ev.type });
   if (ev.type === "set_taken" || ev.type === "wrong_call") {
-    const cards = el("div", { class: "table mini" });
-    renderTable(cards, ev.cards || [], { attr: "data-code", keys: false });
-    item.append(cards);
+    item.append(miniTable(ev.cards || []));
   }
   return item;
+}
+
+function miniTable(codes) {
+  const cards = el("div", { class: "table mini" });
+  renderTable(cards, codes, { attr: "data-code", keys: false });
+  return cards;
 }
 
 function show(i) {
@@ -32,7 +36,16 @@ function show(i) {
   const step = steps[at];
   if (!step) return;
   const state = step.state || {};
-  renderTable($("#rtable"), state.table || [], { attr: "data-code", keys: false });
+  const opts = { attr: "data-code", keys: false };
+  renderTable($("#rtable"), state.table || [], { ...opts, rows: rowsFor(state.variant) });
+  // Chain variants: the previous set, apart from the table; Puzzle: the groups found.
+  const previous = state.previous || [];
+  $("#rprevious").hidden = !previous.length;
+  renderTable($("#rprevious .table"), previous, { ...opts, rows: 1 });
+  const found = state.found || [];
+  $("#rfound").hidden = !state.variant || state.variant.flow !== "puzzle";
+  $("#rfound .count").textContent = t("room.found", { k: fmt(found.length), n: fmt(state.groups ?? 0) });
+  $("#rfound ol").replaceChildren(...found.map((group) => el("li", {}, miniTable(group))));
   $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");
   $("#rscores").replaceChildren(
     ...(state.players || []).map((p) =>

@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t } from "./common.js";
+import { beep, deckName, displayName, el, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -13,8 +13,11 @@ import {
   labelOf,
   layoutChoice,
   loadLayout,
+  previousForEvent,
+  previousKey,
 } from "./keys.js";
-import { relabelKeys, renderTable } from "./table.js";
+import { relabelKeys, renderTable, rowsFor } from "./table.js";
+import { linkRule } from "./flaws.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 
@@ -34,6 +37,9 @@ let bannerUntil = 0;
 let conn = null;
 const history = new EventLog(room);
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
+let pendingTurns = []; // Memory: positions clicked while the call is on its way
+let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
+let miss = null; // Memory: {positions, cards} of a miss, shown a moment before they turn back
 
 // Keys the page picks at run time, marked for the catalog.
 const PENALTIES = {
@@ -64,6 +70,9 @@ const ERRORS = {
   room_closed: N_("err.room_closed"),
   no_call: N_("err.no_call"),
   already_seated: N_("err.already_seated"),
+  already_found: N_("err.already_found"),
+  face_down: N_("err.face_down"),
+  bad_pick: N_("err.bad_pick"),
 };
 const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
 // How far the share link reaches (the server's guess, see app.share_origin).
@@ -78,6 +87,18 @@ const nameOf = (id) => {
 const liftsOnCards = () => state?.settings?.lockout_lift === "set_or_cards";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
+
+// The variant as the view describes it (docs: the view's `variant`); a view without
+// one is Classic.
+const CLASSIC = { name: "classic", title: "Classic", claim: 3, links: 0, flow: "normal" };
+const variant = () => state?.variant || CLASSIC;
+const claimSize = () => variant().claim || 3;
+const memory = () => variant().flow === "memory";
+const chained = () => (variant().links || 0) > 0;
+const puzzle = () => variant().flow === "puzzle";
+const rows = () => rowsFor(variant());
+const previous = () => state?.previous || [];
+const pickable = () => [...(state?.table || []).filter(Boolean), ...previous()];
 
 // The banner keeps its height whatever it says (the table under it must not move):
 // a text too long for two lines gets a smaller font, then is cut; the log has it whole.
@@ -112,19 +133,62 @@ function restoreLog() {
 
 // --- rendering --------------------------------------------------------------
 
+// The table as shown: in Memory a miss stays face up a moment before it turns back.
+function shownTable() {
+  const codes = [...(state?.table || [])];
+  if (miss) miss.positions.forEach((at, i) => at < codes.length && (codes[at] = miss.cards[i]));
+  return codes;
+}
+
 function renderCards() {
   const table = $("#table");
-  const codes = state?.table || [];
-  renderTable(table, codes);
-  selected = selected.filter((c) => codes.includes(c));
-  hintCards = hintCards.filter((c) => codes.includes(c));
-  for (const card of table.children) {
+  renderTable(table, shownTable(), { rows: rows() });
+  const live = pickable();
+  selected = selected.filter((c) => live.includes(c));
+  hintCards = hintCards.filter((c) => live.includes(c));
+  renderPrevious();
+  for (const card of [...table.children, ...$("#previous .table").children]) {
     const code = card.dataset.card;
+    if (!code) continue;
     card.classList.toggle("selected", selected.includes(code));
     card.classList.toggle("hinted", hintCards.includes(code));
+    card.classList.toggle("turned", memory() && !miss?.cards.includes(code));
     card.setAttribute("aria-pressed", String(selected.includes(code)));
   }
   table.classList.toggle("held", Boolean(state?.holder));
+  renderFound();
+}
+
+// Chain variants: the previous set apart from the table, selectable like the table's cards.
+// The box keeps its place from the deal on, so nothing under the pointer moves when it fills.
+function renderPrevious() {
+  const box = $("#previous");
+  box.hidden = !chained();
+  if (!chained()) return;
+  const codes = previous();
+  renderTable(box.querySelector(".table"), codes, { rows: 1, keyOf: previousKey, pos: false });
+  for (const card of box.querySelectorAll("[data-card]")) card.dataset.previous = "";
+  const rule = linkRule(variant().links);
+  const first = tn("room.previous.first.one", "room.previous.first.other", variant().links);
+  box.querySelector(".rule").textContent = codes.length ? rule : first;
+}
+
+// Puzzle: the groups found on this table, and how many it holds.
+function renderFound() {
+  const box = $("#found");
+  box.hidden = !puzzle();
+  if (!puzzle()) return;
+  const found = state?.found || [];
+  box.querySelector(".count").textContent = t("room.found", { k: fmt(found.length), n: fmt(state?.groups ?? 0) });
+  const list = box.querySelector("ol");
+  if (list.children.length === found.length) return;
+  list.replaceChildren(
+    ...found.map((group) => {
+      const mini = el("div", { class: "table mini" });
+      renderTable(mini, group, { attr: "data-code", keys: false });
+      return el("li", {}, mini);
+    }),
+  );
 }
 
 function show(name, visible, disabled = false) {
@@ -141,9 +205,13 @@ function renderActions() {
   const canCall = playing() && !state.holder && !mine?.locked;
   show("start", seated && (phase === "lobby" || phase === "round_over"));
   show("call-set", seated && multi && playing(), !canCall);
-  const noMore = !state.deck || (state.table || []).length >= 21; // R11: 21 cards hold a set
-  show("no-set", seated && playing(), Boolean(state.holder || mine?.declared || mine?.locked || noMore));
-  show("hint", seated && state.mode === "practice" && playing());
+  // R11: 21 cards hold a set (Classic); other variants' limits are the server's to say.
+  const full = variant().name === "classic" && (state.table || []).length >= 21;
+  const noMore = !state.deck || full;
+  // Puzzle and Memory deal by themselves (no declarations: auto_deal).
+  const deals = !puzzle() && !memory();
+  show("no-set", seated && playing() && deals, Boolean(state.holder || mine?.declared || mine?.locked || noMore));
+  show("hint", seated && state.mode === "practice" && playing() && !memory());
   show("again", seated && phase === "match_over");
   show("leave", seated && phase !== "match_over");
   $("#noset-label").textContent = multi ? t("room.noset") : t("room.more");
@@ -161,6 +229,8 @@ function renderStatus() {
   if (s.mode === "multi" && ["lockout", "both"].includes(s.settings?.penalty)) {
     rules.push(liftsOnCards() ? t("lockout_lift.set_or_cards") : t("lockout_lift.set"));
   }
+  if (variant().name !== "classic") rules.push(variant().title);
+  if (s.settings?.table) rules.push(tn("room.tablesize.one", "room.tablesize.other", s.settings.table));
   if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
   $("#settings").title = $("#settings").textContent;
@@ -196,6 +266,7 @@ function render() {
   main.dataset.phase = state.phase;
   main.dataset.holder = state.holder ? nameOf(state.holder) : "";
   main.dataset.version = String(state.version);
+  main.dataset.variant = variant().name;
   renderCards();
   renderStatus();
   renderScores($("#scores"), state, you);
@@ -219,7 +290,10 @@ function tick() {
   }
   if (clockBase && state.mode !== "multi") {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
-    $("#clock").textContent = [t("room.time"), formatTime(clockBase[0] + running)].join(" ");
+    const clock = [t("room.time"), formatTime(clockBase[0] + running)];
+    // Puzzle solo: wrong picks cost time, shown beside the clock.
+    if (state.penalty_seconds) clock.push(t("room.penaltytime", { seconds: fmt(state.penalty_seconds) }));
+    $("#clock").textContent = clock.join(" ");
   }
 }
 
@@ -229,6 +303,9 @@ function idleText() {
   if (state.phase === "round_over") return t("room.roundover");
   if (state.phase === "match_over") return t("room.matchover");
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
+  const n = claimSize();
+  if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
+  if (n !== 3) return solo() ? tn("room.findnsolo.one", "room.findnsolo.other", n) : tn("room.findn.one", "room.findn.other", n);
   return solo() ? t("room.findsolo") : t("room.find");
 }
 
@@ -266,13 +343,36 @@ function call() {
 const mayPick = () => solo() || state.holder === you;
 
 function sendPick() {
-  if (picking || selected.length !== 3 || !mayPick()) return;
+  if (picking || selected.length !== claimSize() || !mayPick() || memory()) return;
   picking = ask("pick", { cards: selected.slice() });
+}
+
+// Memory: turn up the face-down card at `at` (in multi after calling SET: the call
+// covers the turning). Clicks while the call is on its way wait in pendingTurns.
+function turn(at) {
+  if (!state || !playing() || !you || typeof state.table?.[at] === "string") return;
+  if (!mayPick()) {
+    if (state.holder) return;
+    call();
+    if (!calling) return;
+  }
+  if (!pendingTurns.includes(at) && !sentTurns.includes(at)) pendingTurns.push(at);
+  sendTurns();
+}
+
+function sendTurns() {
+  if (!memory() || !mayPick()) return;
+  const room = claimSize() - (state.turned || []).length - sentTurns.length;
+  for (const at of pendingTurns.splice(0, Math.max(0, room))) {
+    if (typeof state.table?.[at] === "string" || !ask("turn", { position: at })) continue;
+    sentTurns.push(at);
+  }
+  pendingTurns = [];
 }
 
 // A click on a card: a call when nobody holds the board, then a selection.
 function choose(code) {
-  if (!state || !playing() || !you) return;
+  if (!state || !playing() || !you || memory()) return;
   if (!mayPick()) {
     if (state.holder) return;
     call();
@@ -294,10 +394,20 @@ function onKey(e) {
   } else if (isKey(e, "KeyH")) {
     if (!act("hint").hidden) ask("hint");
   } else {
-    const i = indexForEvent(e);
-    const code = state?.table?.[i];
-    if (i >= 0 && code) choose(code);
+    keyCard(e);
   }
+}
+
+// A card's key: its table position (Memory: turn it up), or a card of the previous set.
+function keyCard(e) {
+  const i = indexForEvent(e, rows());
+  if (i >= 0 && i < (state?.table || []).length) {
+    if (memory()) turn(i);
+    else if (state.table[i]) choose(state.table[i]);
+    return;
+  }
+  const j = chained() && rows() === 3 ? previousForEvent(e) : -1;
+  if (j >= 0 && previous()[j]) choose(previous()[j]);
 }
 
 // The key labels on the buttons and cards, in the chosen (or the browser's) layout.
@@ -305,7 +415,8 @@ function showKeys() {
   for (const kbd of document.querySelectorAll("kbd[data-key]:not([data-key=Space])")) {
     kbd.textContent = labelOf(kbd.dataset.key).toUpperCase();
   }
-  relabelKeys($("#table"));
+  relabelKeys($("#table"), rows());
+  relabelKeys($("#previous .table"), 1, previousKey);
 }
 
 function bindLayouts() {
@@ -321,6 +432,12 @@ function bindLayouts() {
 
 function bind() {
   $("#table").addEventListener("click", (e) => {
+    const card = e.target.closest("[data-pos]");
+    if (!card) return;
+    if (memory()) turn(Number(card.dataset.pos));
+    else if (card.dataset.card) choose(card.dataset.card);
+  });
+  $("#previous").addEventListener("click", (e) => {
     const card = e.target.closest("[data-card]");
     if (card) choose(card.dataset.card);
   });
@@ -373,12 +490,14 @@ function adopt(next) {
       selected = [];
       calling = false;
       picking = false;
+      pendingTurns = [];
     }
   } else if (picking && before?.version !== state.version) {
     selected = [];
     picking = false;
   }
   if (before?.table?.join() !== state.table?.join()) hintCards = [];
+  if (before?.version !== state.version) sentTurns = [];
 }
 
 function onEvents(events) {
@@ -389,12 +508,27 @@ function onEvents(events) {
     const fx = effects(ev, you);
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
+    if (fx.wrong) showMiss(ev);
     if (fx.wrong) flashWrong(fx.wrong);
   }
 }
 
+// Memory: the cards of a miss stay face up a moment (where they lay) before they turn back.
+const MISS_MS = 1500;
+function showMiss(ev) {
+  if (!memory() || !ev.positions?.length || !ev.cards?.length) return;
+  const shown = { positions: ev.positions, cards: ev.cards };
+  miss = shown;
+  renderCards();
+  setTimeout(() => {
+    if (miss !== shown) return;
+    miss = null;
+    renderCards();
+  }, MISS_MS);
+}
+
 function flashWrong(codes) {
-  for (const card of $("#table").children) {
+  for (const card of [...$("#table").children, ...$("#previous .table").children]) {
     if (codes.includes(card.dataset.card)) {
       card.classList.add("wrong");
       setTimeout(() => card.classList.remove("wrong"), 1500);
@@ -423,6 +557,7 @@ const handlers = {
     render();
     onEvents(msg.events);
     sendPick();
+    sendTurns();
   },
   presence(msg) {
     const player = state?.players?.find((p) => p.id === msg.player);
@@ -443,6 +578,7 @@ const handlers = {
       picking = false;
       if (solo()) selected = [];
     }
+    if (msg.request === "turn") sentTurns = [];
     setBanner(errorText(msg), "error", 3000);
     render();
   },

@@ -1,56 +1,131 @@
-// The table of face-up cards: 3 rows, one more column per three cards. Table
-// order is column by column, so card i stands in row i % 3 of column i / 3.
+// The table of cards: 3 rows (4 for a 16-card MegaSet table), one more column per
+// row count of cards. Table order is column by column, so card i stands in row
+// i % rows of column i / rows. In Memory a card may lie face down (a null code).
 
 import { cardSVG, ensureDefs, labelMarks } from "./cards.js";
-import { cardLabel, el, t } from "./common.js";
+import { attributes, cardLabel, el, N_, t } from "./common.js";
 import { keyFor } from "./keys.js";
+
+// MegaSet's 16 cards lie in 4 rows of 4; every other table in 3 rows.
+const ROWS = { megaset: 4 };
+export const rowsFor = (variant) => ROWS[variant?.name] || 3;
 
 export function colorLetters() {
   return { R: t("cb.R"), G: t("cb.G"), P: t("cb.P") };
 }
 
+// Words the server's card words (standard deck) lack: MegaSet's border (the fifth
+// attribute) and the fourth value of each attribute of the 4Set decks.
+const EXTRA_ATTRIBUTES = [
+  { letters: "4", words: [N_("val.number.4")] },
+  { letters: "B", words: [N_("val.color.blue")] },
+  { letters: "C", words: [N_("val.shading.checkered")] },
+  { letters: "H", words: [N_("val.shape.heart")] },
+];
+const BORDERS = { S: N_("val.border.single"), D: N_("val.border.double"), T: N_("val.border.dotted") };
+export const BORDER_NAME = N_("attr.border");
+
+// The word of value letter `letter` of attribute `i` (0 number ... 4 border), or the letter.
+export function valueWord(i, letter) {
+  if (i === 4) return BORDERS[letter] ? t(BORDERS[letter]) : letter;
+  const attr = attributes()[i];
+  const at = attr ? attr.letters.indexOf(letter) : -1;
+  if (at >= 0) return attr.words[at];
+  return EXTRA_ATTRIBUTES[i]?.letters === letter ? t(EXTRA_ATTRIBUTES[i].words[0]) : letter;
+}
+
+// The name of attribute i in the page language (4: MegaSet's border).
+export function attributeWord(i) {
+  if (i === 4) return t(BORDER_NAME);
+  return attributes()[i]?.label || String(i);
+}
+
+// A card's name in the page language: the server's words for the standard deck; a MegaSet
+// card is its standard card with its border; a 4Set card its four values in a row.
+export function cardName(code) {
+  if (typeof code !== "string") return t("card.down");
+  const known = cardLabel(code);
+  if (known !== code) return known;
+  if (code.length === 5) {
+    const base = cardLabel(code.slice(0, 4));
+    return t("card.bordered", { card: base, border: valueWord(4, code[4]) });
+  }
+  return [...code].map((letter, i) => valueWord(i, letter)).join(", ");
+}
+
 // A card element. `attr` is "data-card" on a live table and something else
-// elsewhere (replays), so that only live table cards carry data-card.
-export function cardElement(code, index, { attr = "data-card", keys = true } = {}) {
+// elsewhere (replays), so that only live table cards carry data-card. A null code is
+// a face-down card (Memory): no code attribute, `data-down`.
+export function cardElement(code, index, { attr = "data-card", keys = true, rows = 3, key = null, pos = true } = {}) {
+  const down = typeof code !== "string";
+  const label = down ? t("card.down_at", { n: index + 1 }) : cardName(code);
+  const shown = key ?? keyFor(index, rows);
   const node = el(
     keys ? "button" : "div",
     {
-      class: "card",
+      class: down ? "card down" : "card",
       type: keys ? "button" : null,
-      [attr]: code,
-      "aria-label": cardLabel(code),
+      [attr]: down ? null : code,
+      "data-down": down ? "" : null,
+      "data-pos": keys && pos ? String(index) : null,
+      "aria-label": label,
       role: keys ? null : "img",
-      title: keys ? `${cardLabel(code)} (${keyFor(index)})` : cardLabel(code),
+      title: keys && shown ? `${label} (${shown})` : label,
     },
-    cardSVG(code),
+    down ? backSVG() : cardSVG(code),
   );
-  if (keys) node.append(el("span", { class: "key", "aria-hidden": "true", text: keyFor(index) }));
+  if (keys) node.append(el("span", { class: "key", "aria-hidden": "true", text: shown }));
   labelMarks(node, colorLetters());
   return node;
 }
 
+// The back of a card: a plain pattern, the same for every card.
+function backSVG() {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "-50 -32 100 64");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "face back");
+  const mark = document.createElementNS(NS, "path");
+  mark.setAttribute("d", "M0,-18 L14,0 L0,18 L-14,0 Z");
+  mark.setAttribute("class", "backmark");
+  svg.append(mark);
+  return svg;
+}
+
 // After a layout change: the key labels of the cards already on the table.
-export function relabelKeys(box) {
+export function relabelKeys(box, rows = 3, keyOf = null) {
   [...box.children].forEach((card, i) => {
+    const shown = keyOf ? keyOf(i) : keyFor(i, rows);
     const key = card.querySelector(".key");
-    if (key) key.textContent = keyFor(i);
-    if (card.dataset.card) card.title = `${cardLabel(card.dataset.card)} (${keyFor(i)})`;
+    if (key) key.textContent = shown;
+    const label = card.getAttribute("aria-label");
+    if (card.dataset.pos !== undefined || card.dataset.card) card.title = shown ? `${label} (${shown})` : label;
   });
 }
 
+const sameCard = (node, code, attr) =>
+  typeof code === "string" ? node.getAttribute(attr) === code : node.dataset.down !== undefined;
+
 // Show `codes` in `box`, keeping the elements of cards that did not move so a
-// replaced card changes in place and the others stay still.
+// replaced card changes in place and the others stay still. opts: attr, keys, rows
+// (3 or 4), pos (false: no data-pos), keyOf(i) (a key label other than the table's,
+// e.g. the previous set's).
 export function renderTable(box, codes, opts = {}) {
   ensureDefs();
   const attr = opts.attr || "data-card";
-  const cols = Math.max(1, Math.ceil(codes.length / 3));
+  const rows = opts.rows || 3;
+  const cols = Math.max(1, Math.ceil(codes.length / rows));
   box.style.setProperty("--cols", cols);
+  box.style.setProperty("--rows", rows);
   box.dataset.cards = String(codes.length);
+  box.dataset.rows = String(rows);
   const old = [...box.children];
   codes.forEach((code, i) => {
     const have = old[i];
-    if (have && have.getAttribute(attr) === code) return;
-    const node = cardElement(code, i, opts);
+    if (have && sameCard(have, code, attr)) return;
+    const key = opts.keyOf ? opts.keyOf(i) : null;
+    const node = cardElement(code, i, { ...opts, attr, rows, key });
     if (have) {
       node.classList.add("fresh");
       have.replaceWith(node);
