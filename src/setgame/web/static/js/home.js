@@ -2,6 +2,7 @@
 // and the list of public rooms to join or watch.
 
 import { attributes, el, init, MODES, PHASES, t, tn } from "./common.js";
+import { variantAbout } from "./flaws.js";
 import { findVariant, VARIANTS } from "./variants.js";
 
 const form = document.querySelector("#create");
@@ -45,7 +46,7 @@ function syncForm() {
 function syncVariant(multi) {
   const f = form.elements;
   const chosen = findVariant(f.variant.value);
-  document.querySelector("#variant-desc").textContent = t(chosen.desc);
+  document.querySelector("#variant-desc").textContent = variantAbout(chosen.name);
   const sizes = chosen.sizes || [];
   const keep = f.table.value;
   f.table.replaceChildren(...sizes.map((n) => new Option(tn("set.table.cards.one", "set.table.cards.other", n), String(n))));

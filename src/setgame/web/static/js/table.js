@@ -3,7 +3,8 @@
 // i % rows of column i / rows. In Memory a card may lie face down (a null code).
 
 import { cardSVG, ensureDefs, labelMarks } from "./cards.js";
-import { attributes, cardLabel, el, N_, t } from "./common.js";
+import { cardLabel, el, t } from "./common.js";
+import { valueWord } from "./flaws.js";
 import { keyFor } from "./keys.js";
 
 // MegaSet's 16 cards lie in 4 rows of 4; every other table in 3 rows.
@@ -14,31 +15,9 @@ export function colorLetters() {
   return { R: t("cb.R"), G: t("cb.G"), P: t("cb.P") };
 }
 
-// Words the server's card words (standard deck) lack: MegaSet's border (the fifth
-// attribute) and the fourth value of each attribute of the 4Set decks.
-const EXTRA_ATTRIBUTES = [
-  { letters: "4", words: [N_("val.number.4")] },
-  { letters: "B", words: [N_("val.color.blue")] },
-  { letters: "C", words: [N_("val.shading.checkered")] },
-  { letters: "H", words: [N_("val.shape.heart")] },
-];
-const BORDERS = { S: N_("val.border.single"), D: N_("val.border.double"), T: N_("val.border.dotted") };
-export const BORDER_NAME = N_("attr.border");
-
-// The word of value letter `letter` of attribute `i` (0 number ... 4 border), or the letter.
-export function valueWord(i, letter) {
-  if (i === 4) return BORDERS[letter] ? t(BORDERS[letter]) : letter;
-  const attr = attributes()[i];
-  const at = attr ? attr.letters.indexOf(letter) : -1;
-  if (at >= 0) return attr.words[at];
-  return EXTRA_ATTRIBUTES[i]?.letters === letter ? t(EXTRA_ATTRIBUTES[i].words[0]) : letter;
-}
-
-// The name of attribute i in the page language (4: MegaSet's border).
-export function attributeWord(i) {
-  if (i === 4) return t(BORDER_NAME);
-  return attributes()[i]?.label || String(i);
-}
+// The value letters of every deck's attributes, by index (the 4Set decks add a fourth
+// value to each; MegaSet adds the border).
+const LETTERS = ["1234", "RGPB", "STOC", "DOSH", "SDT"];
 
 // A card's name in the page language: the server's words for the standard deck; a MegaSet
 // card is its standard card with its border; a 4Set card its four values in a row.
@@ -46,11 +25,9 @@ export function cardName(code) {
   if (typeof code !== "string") return t("card.down");
   const known = cardLabel(code);
   if (known !== code) return known;
-  if (code.length === 5) {
-    const base = cardLabel(code.slice(0, 4));
-    return t("card.bordered", { card: base, border: valueWord(4, code[4]) });
-  }
-  return [...code].map((letter, i) => valueWord(i, letter)).join(", ");
+  const word = (letter, i) => valueWord(i, LETTERS[i]?.indexOf(letter));
+  if (code.length === 5) return t("card.bordered", { card: cardLabel(code.slice(0, 4)), border: word(code[4], 4) });
+  return [...code].map(word).join(", ");
 }
 
 // A card element. `attr` is "data-card" on a live table and something else
