@@ -15,6 +15,8 @@ function wrongText(ev, who) {
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   // A point penalty with no set won yet: say why nothing was lost.
   else if (ev.penalty === "point" || ev.penalty === "both") costs.push(t("ev.nopoint"));
+  // A puzzle alone: a wrong pick costs time instead of a point.
+  if (ev.penalty_seconds) costs.push(t("ev.penaltytime", { seconds: t("unit.seconds", { n: fmt(ev.penalty_seconds) }) }));
   if (ev.locked) costs.push(t("ev.lockedout"));
   // Fair call (this project's own rule): the caller waits before calling again.
   if (ev.cooldown > 0) costs.push(t("ev.cooldown", { seconds: t("unit.seconds", { n: fmt(ev.cooldown, 1) }) }));

@@ -72,6 +72,9 @@ const ERRORS = {
   already_seated: N_("err.already_seated"),
   already_found: N_("err.already_found"),
   face_down: N_("err.face_down"),
+  face_up: N_("err.face_up"),
+  bad_position: N_("err.bad_position"),
+  already_turned: N_("err.already_turned"),
   bad_pick: N_("err.bad_pick"),
 };
 const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
@@ -292,7 +295,8 @@ function tick() {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
     const clock = [t("room.time"), formatTime(clockBase[0] + running)];
     // Puzzle solo: wrong picks cost time, shown beside the clock.
-    if (state.penalty_seconds) clock.push(t("room.penaltytime", { seconds: fmt(state.penalty_seconds) }));
+    const penalty = me()?.penalty_seconds;
+    if (penalty) clock.push(t("room.penaltytime", { seconds: fmt(penalty) }));
     $("#clock").textContent = clock.join(" ");
   }
 }
