@@ -54,6 +54,9 @@ def test_settings_defaults_and_dict_form() -> None:
         "pick_seconds": 5.0,
         "rounds": "match",
         "lockout_lift": "set",
+        "variant": "classic",
+        "table": 0,
+        "day": "",
     }
     assert not Settings().solitary and Settings(mode="solo").solitary
     assert Settings(mode="practice").solitary
@@ -310,7 +313,18 @@ def test_round_started_event_and_view_in_full() -> None:
         "round": 0,
         "rounds": 2,
         "dealer": None,
+        "variant": {
+            "name": "classic",
+            "title": "Classic",
+            "claim": 3,
+            "links": 0,
+            "flow": "normal",
+        },
         "table": [],
+        "previous": None,
+        "found": None,
+        "groups": None,
+        "turned": None,
         "deck": 0,
         "players": [entry("a"), entry("b")],
         "holder": None,
@@ -399,7 +413,7 @@ def test_call_set_and_wrong_call_events_in_full() -> None:
             "cards": card_names(wrong),
             "reason": "not_a_set",
             "flaws": [
-                {"attribute": f.attribute, "common": f.common, "odd": f.odd}
+                {"type": "set", "attribute": f.attribute, "common": f.common, "odd": f.odd}
                 for f in explain(*wrong)
             ],
             "penalty": "point",

@@ -18,210 +18,99 @@ minus the penalties; each request for three more cards is a penalty of one
 point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
 ``both`` (never below zero sets). The game is *won* when every more-cards
 penalty has been cancelled by a set found once the deck is empty and at most 12
-cards lie on the table ("among the last 12 cards", ``001``, ``004``). The
-seconds from start to end are recorded.
+cards lie on the table ("among the last 12 cards", ``001``, ``004``; in a variant,
+the last ``table`` cards). The seconds from start to end are recorded (a puzzle
+played alone adds 10 s per wrong pick instead of taking a point).
 
 This project's own rules, beside the rulebooks': the fair-call cooldown
 (:mod:`setgame.penalties`), "when every player is locked out, all lockouts lift"
 (also when a player leaves or goes away), the match following the seated
 players (:mod:`setgame.seating`), and the ``missed`` set named when three cards
 are dealt while a set lay on the table.
+
+Variants (issue 10, ``docs/variants.md``): ``Settings.variant`` names one of
+:mod:`setgame.variants`; its kind judges claims (3, 4 or 6 cards, ``_judge``) and
+explains wrong ones (:mod:`setgame.claims`), and its flow of play lives in
+:mod:`setgame.table`, which holds the cards. This module keeps players, phases and
+actions; it never asks which variant is played, only what the variant says.
+Settings are in :mod:`setgame.settings`, actions in :mod:`setgame.actions`.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, TypeAlias
 
 from setgame import seating
-from setgame.cards import Card, CardError, card_name, card_names, parse_card, parse_deck
-from setgame.penalties import outcome
-from setgame.sets import explain, find_sets, has_set, is_set
+from setgame.actions import (
+    MAX_PICK,
+    Action,
+    Away,
+    Call,
+    Join,
+    Leave,
+    NoSet,
+    Pick,
+    Start,
+    Tick,
+    Turn,
+    action_from_dict,
+    action_to_dict,
+)
+from setgame.cards import Card
+from setgame.claims import flaw_dicts
+from setgame.errors import GameError
+from setgame.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome
+from setgame.settings import (
+    LOCKOUT_LIFTS,
+    MODES,
+    NO_SET_RULES,
+    PENALTIES,
+    ROUND_RULES,
+    Settings,
+    variant_of,
+)
+from setgame.table import MAX_TABLE, TABLE_SIZE, Table, daily_layout, deck_of, remove_compact
+from setgame.variants.kinds import Group
+
+__all__ = [  # what the engine's users import from here (the parts live in their modules)
+    "LOCKOUT_LIFTS",
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "MAX_TABLE",
+    "MODES",
+    "NO_SET_RULES",
+    "PENALTIES",
+    "PHASES",
+    "ROUND_RULES",
+    "TABLE_SIZE",
+    "Action",
+    "Away",
+    "Call",
+    "Event",
+    "Game",
+    "GameError",
+    "Join",
+    "Leave",
+    "NoSet",
+    "Pick",
+    "Player",
+    "Settings",
+    "Start",
+    "Tick",
+    "Turn",
+    "action_from_dict",
+    "action_to_dict",
+]
 
 Event: TypeAlias = dict[str, Any]
 
-MODES: Final = ("multi", "solo", "practice")
-PENALTIES: Final = ("point", "lockout", "both", "none")
-NO_SET_RULES: Final = ("vote", "auto")
-ROUND_RULES: Final = ("match", "single")
-LOCKOUT_LIFTS: Final = ("set", "set_or_cards")  # R10: 002 and 000's option; 003
 PHASES: Final = ("lobby", "playing", "round_over", "match_over")
 
-TABLE_SIZE: Final = 12  # R06: 3 rows of 4
-MAX_TABLE: Final = 21  # R11: any 21 cards hold a set
 MAX_PLAYERS: Final = 8
 MAX_NAME: Final = 24
-
-
-class GameError(ValueError):
-    """An action the rules do not allow now. ``code`` is a short stable string."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-# --- settings -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Room settings where the rulebooks differ (see RULES.md)."""
-
-    mode: str = "multi"
-    penalty: str = "point"
-    no_set: str = "vote"
-    deck: str = "full"
-    pick_seconds: float = 5.0
-    rounds: str = "match"
-    lockout_lift: str = "set"
-
-    def __post_init__(self) -> None:
-        for name, allowed in (
-            ("mode", MODES),
-            ("penalty", PENALTIES),
-            ("no_set", NO_SET_RULES),
-            ("rounds", ROUND_RULES),
-            ("lockout_lift", LOCKOUT_LIFTS),
-        ):
-            value = getattr(self, name)
-            if value not in allowed:
-                raise GameError(
-                    "bad_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-                )
-        try:
-            parse_deck(self.deck)
-        except CardError as exc:
-            raise GameError("bad_setting", str(exc)) from None
-        seconds = self.pick_seconds
-        if (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not 1 <= seconds <= 60
-        ):
-            raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        # Not dataclasses.asdict: it deep-copies field by field, and every view sent to every
-        # player carries the settings (a third of the view's time in the load benchmark).
-        return {name: getattr(self, name) for name in _SETTING_NAMES}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise GameError("bad_setting", f"unknown setting(s): {unknown!r}")
-        return cls(**data)
-
-    @property
-    def solitary(self) -> bool:
-        """Solo and practice: one player, no call."""
-        return self.mode != "multi"
-
-
-_SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
-
-
-# --- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    at: float
-    player: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    at: float
-    player: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class NoSet:
-    at: float
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Away:
-    """A seated player lost (``away=True``) or regained their connection: an absent player
-    does not hold up a no-set vote (R11) nor an all-locked-out release (R10)."""
-
-    at: float
-    player: str
-    away: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    at: float
-
-
-Action: TypeAlias = Join | Leave | Start | Call | Pick | NoSet | Away | Tick
-_ACTION_TYPES: Final[dict[str, type[Action]]] = {
-    "join": Join,
-    "leave": Leave,
-    "start": Start,
-    "call": Call,
-    "pick": Pick,
-    "no_set": NoSet,
-    "away": Away,
-    "tick": Tick,
-}
-_ACTION_NAMES: Final = {cls: name for name, cls in _ACTION_TYPES.items()}
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """The JSON form of an action, cards in notation: ``{"type": "pick", "at": 3.0, ...}``."""
-    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-    for f in fields(action):
-        value = getattr(action, f.name)
-        data[f.name] = card_names(value) if f.name == "cards" else value
-    return data
-
-
-def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """Read an action written by :func:`action_to_dict`."""
-    kind = data.get("type")
-    cls = _ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise GameError("bad_action", f"unknown action type: {kind!r}")
-    args = {k: v for k, v in data.items() if k != "type"}
-    if "cards" in args:
-        if not isinstance(args["cards"], list | tuple):
-            raise GameError("bad_action", f"cards must be a list, not {args['cards']!r}")
-        try:
-            args["cards"] = tuple(parse_card(c) for c in args["cards"])
-        except CardError as exc:
-            raise GameError("bad_card", str(exc)) from None
-    try:
-        return cls(**args)
-    except TypeError:
-        raise GameError("bad_action", f"bad fields for {kind!r}: {sorted(args)!r}") from None
+_COUNTS: Final = {3: "three", 4: "four", 6: "six"}
 
 
 # --- state ----------------------------------------------------------------------------------
@@ -238,8 +127,9 @@ class Player:
     declared: bool = False  # R11 "no set" declaration
     away: bool = False  # connection lost: does not hold up votes
     wrong: int = 0  # wrong calls this round
+    penalty_seconds: float = 0  # puzzle alone: seconds added by wrong picks this round
     penalties: int = 0  # solo: more-cards requests this round (R15)
-    cancelled: int = 0  # solo: sets found among the last 12 cards
+    cancelled: int = 0  # solo: sets found among the last cards (12, or the table size)
     misses: int = 0  # fair call: calls in a row that ended without a set
     cooldown_until: float | None = None  # fair call: no call before this time
 
@@ -255,8 +145,6 @@ class _State:
     round: int = 0
     dealer: str | None = None  # this round's dealer
     dealt: list[str] = field(default_factory=list)  # R14: who has dealt, in order
-    table: list[Card] = field(default_factory=list)
-    stock: list[Card] = field(default_factory=list)  # undealt, next card last
     holder: str | None = None
     deadline: float | None = None
     started_at: float | None = None  # the match's first deal
@@ -272,7 +160,16 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError("bad_setting", f"seed must be an int, not {seed!r}")
         self.seed = seed
-        self.deck: Final = tuple(parse_deck(self.settings.deck))
+        self.variant: Final = variant_of(self.settings)
+        self.deck: Final = deck_of(self.variant, self.settings.deck)
+        self._t = Table(self.variant, self.settings.table or self.variant.table_size)
+        self._variant_view: Final = {
+            "name": self.variant.name,
+            "title": self.variant.title,
+            "claim": self.variant.claim_size,
+            "links": self.variant.flow.links,
+            "flow": self.variant.flow.name,
+        }
         self.players: dict[str, Player] = {}
         self.order: list[str] = []  # seats, clockwise
         self.log: list[Action] = []
@@ -302,11 +199,40 @@ class Game:
 
     @property
     def table(self) -> list[Card]:
-        return list(self._s.table)
+        """The cards on the table, face up or down (a face-down one is no player's business:
+        views show :meth:`Table.shown`)."""
+        return list(self._t.cards)
+
+    @property
+    def previous(self) -> list[Card] | None:
+        """Chain flows: the last good claim, lying apart from the table."""
+        return None if self._t.previous is None else list(self._t.previous)
+
+    @property
+    def found(self) -> list[Group]:
+        """Puzzle: the groups found on the current table."""
+        return list(self._t.found)
+
+    @property
+    def turned(self) -> list[int]:
+        """Memory: the positions of the cards turned up now."""
+        return list(self._t.turned)
 
     @property
     def deck_left(self) -> int:
-        return len(self._s.stock)
+        return len(self._t.stock)
+
+    def names(self, cards: Iterable[Card]) -> list[str]:
+        """Cards in the notation of the game's deck."""
+        return self.variant.deck.names(cards)
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """:func:`action_from_dict` with the notation of the game's deck."""
+        return action_from_dict(data, self.variant.deck)
+
+    def action_dict(self, action: Action) -> dict[str, Any]:
+        """:func:`action_to_dict` with the notation of the game's deck."""
+        return action_to_dict(action, self.variant.deck)
 
     @property
     def holder(self) -> str | None:
@@ -346,7 +272,7 @@ class Game:
         """The whole internal state, the undealt deck included (for tests and debugging only:
         never send it to a player)."""
         return {
-            "state": asdict(self._s),
+            "state": {**asdict(self._s), **self._t.snapshot()},
             "players": {pid: asdict(p) for pid, p in self.players.items()},
             "order": list(self.order),
             "version": self.version,
@@ -364,8 +290,9 @@ class Game:
             "round": s.round,
             "rounds": self.rounds,
             "dealer": self.dealer,
-            "table": card_names(s.table),
-            "deck": len(s.stock),
+            "variant": dict(self._variant_view),
+            **self._t.view(),
+            "deck": len(self._t.stock),
             "players": [self._player_view(self.players[p], now) for p in self.order],
             "holder": s.holder,
             "deadline": s.deadline,
@@ -384,7 +311,7 @@ class Game:
 
     def _player_view(self, p: Player, now: float | None) -> dict[str, Any]:
         until = self._cooldown(p, now)
-        return {
+        entry = {
             "id": p.id,
             "name": p.name,
             "present": p.present,
@@ -399,6 +326,9 @@ class Game:
             "cooldown_until": until,
             "cooldown_in": None if until is None or now is None else round(until - now, 3),
         }
+        if not self.variant.flow.removes_claims:  # puzzle: wrong picks alone cost time
+            entry["penalty_seconds"] = p.penalty_seconds
+        return entry
 
     def cooldown_end(self, player: str, now: float | None = None) -> float | None:
         """When ``player`` may call again under the fair-call rule, if a cooldown binds them
@@ -434,13 +364,18 @@ class Game:
                 "won": p.cancelled >= p.penalties,
                 "seconds": None
                 if s.ended_at is None or s.started_at is None
-                else round(s.ended_at - s.started_at, 3),
+                else round(s.ended_at - s.started_at + p.penalty_seconds, 3),
             }
+            if not self.variant.flow.removes_claims:  # puzzle: the time includes the penalty
+                result["solo"]["penalty_seconds"] = p.penalty_seconds
         return result
 
-    def sets_on_table(self) -> list[tuple[Card, Card, Card]]:
-        """Every set on the table (public information: the table is face up)."""
-        return find_sets(self._s.table)
+    def groups_on_table(self) -> list[Group]:
+        """Every group that may be claimed now: public information while the table lies face
+        up (in a chain, groups may hold cards of the previous claim); none in memory."""
+        return self._t.public_groups()
+
+    sets_on_table = groups_on_table  # the name from before the variants
 
     # -- applying actions -----------------------------------------------------------------
 
@@ -522,6 +457,7 @@ class Game:
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
+            self._t.turned = []  # memory: cards the holder turned up lie face down again
             events.append({"type": "call_cancelled", "at": a.at, "player": a.player})
         if s.phase == "playing":
             events += self._lift_if_all_locked(a.at) or self._check_votes(a.at)
@@ -544,14 +480,14 @@ class Game:
 
     def _deal_round(self, at: float) -> list[Event]:
         s = self._s
-        stock = list(self.deck)
-        random.Random(f"setgame:{self.seed}:{s.round}").shuffle(stock)
-        s.table = [stock.pop() for _ in range(TABLE_SIZE)]  # R06
-        s.stock = stock
+        day = self.settings.day
+        layout = daily_layout(day) if day else ()  # the daily puzzle: no stock
+        self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None
         for p in self.players.values():
             p.sets = p.wrong = p.penalties = p.cancelled = p.misses = 0
+            p.penalty_seconds = 0
             p.locked = p.declared = False
             p.cooldown_until = None
         events: list[Event] = [
@@ -561,11 +497,14 @@ class Game:
                 "round": s.round,
                 "rounds": self.rounds,
                 "dealer": self.dealer,
-                "table": card_names(s.table),
-                "deck": len(s.stock),
+                **self._cards_fields(),
             }
         ]
         return events + self._settle(at)
+
+    def _cards_fields(self) -> dict[str, Any]:
+        """The ``table`` and ``deck`` fields of an event, as players may see them."""
+        return {"table": self._t.names(self._t.shown()), "deck": len(self._t.stock)}
 
     def _call(self, a: Call) -> list[Event]:
         p = self._seat(a.player)
@@ -592,21 +531,40 @@ class Game:
     def _pick(self, a: Pick) -> list[Event]:
         p = self._seat(a.player)
         self._need_phase("playing")
-        s = self._s
-        if not self.settings.solitary and s.holder != p.id:
-            if s.holder is None:
+        self._need_board(p)
+        if self.variant.flow.face_down:
+            raise GameError("face_down", "the cards lie face down: turn them up one by one")
+        cards = self._claim(a.cards)
+        if self._t.already_found(cards):
+            raise GameError("already_found", f"already found: {self.names(cards)!r}")
+        return self._judge(p, cards, a.at)
+
+    def _need_board(self, p: Player) -> None:
+        """R08: in a multiplayer room only the player who called may take cards."""
+        holder = self._s.holder
+        if not self.settings.solitary and holder != p.id:
+            if holder is None:
                 raise GameError("not_holder", "call SET before picking cards")
-            raise GameError("board_held", f"{self.players[s.holder].name!r} holds the board")
-        cards = a.cards
-        if not isinstance(cards, tuple | list) or len(cards) != 3 or len(set(cards)) != 3:
-            raise GameError("bad_pick", f"a pick is three different cards, not {cards!r}")
-        missing = [c for c in cards if c not in s.table]
+            raise GameError("board_held", f"{self.players[holder].name!r} holds the board")
+
+    def _claim(self, cards: object) -> tuple[Card, ...]:
+        """The picked cards, checked: ``claim_size`` different cards that a claim may use."""
+        size = self.variant.claim_size
+        if not isinstance(cards, tuple | list) or len(cards) != size or len(set(cards)) != size:
+            shown = cards[: MAX_PICK + 1] if isinstance(cards, tuple | list) else cards
+            count = _COUNTS.get(size, size)
+            raise GameError("bad_pick", f"a pick is {count} different cards, not {shown!r}")
+        missing = self._t.missing(cards)
         if missing:
-            names = [card_name(c) if isinstance(c, int) and 0 <= c < 81 else c for c in missing]
+            names = [self._t.names([c])[0] if c in self.deck else c for c in missing]
             raise GameError("not_on_table", f"not on the table: {names!r}")
-        if is_set(*cards):
-            return self._take(p, tuple(cards), a.at)
-        return self._wrong(p, tuple(cards), a.at)
+        return tuple(cards)
+
+    def _judge(self, p: Player, cards: tuple[Card, ...], at: float) -> list[Event]:
+        """A claim's verdict (R09, R10): the variant's kind, linked as its flow says."""
+        if self.variant.is_claim(cards, self._t.previous):
+            return self._take(p, cards, at)
+        return self._wrong(p, cards, at)
 
     def _away(self, a: Away) -> list[Event]:
         p = self._seat(a.player)
@@ -620,6 +578,33 @@ class Game:
             events += self._lift_if_all_locked(a.at) or self._check_votes(a.at)
         return events
 
+    def _turn(self, a: Turn) -> list[Event]:
+        """Memory: turn up one face-down card; the last of a claim's cards is judged."""
+        p = self._seat(a.player)
+        self._need_phase("playing")
+        t = self._t
+        if not self.variant.flow.face_down:
+            raise GameError("face_up", f"{self.variant.title}: the cards lie face up: pick them")
+        self._need_board(p)
+        pos = a.position
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < len(t.cards):
+            raise GameError("bad_position", f"no card lies at position {pos!r}")
+        if pos in t.turned:
+            raise GameError("already_turned", f"the card at position {pos} is already up")
+        t.turned.append(pos)
+        events: list[Event] = [
+            {
+                "type": "card_turned",
+                "at": a.at,
+                "player": p.id,
+                "position": pos,
+                "card": t.names([t.cards[pos]])[0],
+            }
+        ]
+        if len(t.turned) < self.variant.claim_size:
+            return events
+        return events + self._judge(p, tuple(t.cards[i] for i in t.turned), a.at)
+
     def _tick(self, a: Tick) -> list[Event]:
         s = self._s
         if not self.due(a.at) or s.holder is None:
@@ -630,9 +615,13 @@ class Game:
         p = self._seat(a.player)
         self._need_phase("playing")
         s = self._s
-        if not s.stock:
+        if self._t.auto_grows:
+            raise GameError(
+                "auto_deal", f"{self.variant.title} deals more cards by itself when needed"
+            )
+        if not self._t.stock:
             raise GameError("deck_empty", "the deck is empty: no more cards to deal")
-        if len(s.table) >= MAX_TABLE:
+        if self._t.full():
             raise GameError("table_full", f"{MAX_TABLE} cards always hold a set")
         if self.settings.solitary:  # R15: three more cards at the cost of a point
             if self.settings.mode == "solo":
@@ -657,18 +646,12 @@ class Game:
     # -- consequences ------------------------------------------------------------------
 
     def _take(self, p: Player, cards: tuple[Card, ...], at: float) -> list[Event]:
-        """R09: a valid set. The caller keeps it; cards are replaced in place only at 12."""
+        """R09: a good claim. The caller keeps it; the table takes it as the flow says
+        (:meth:`Table.take`: at the table's size its cards are replaced in place)."""
         s = self._s
-        positions = [s.table.index(c) for c in cards]
-        # R15: only a set among the last 12 cards (deck empty) cancels a solo penalty
-        last_cards = not s.stock and len(s.table) <= TABLE_SIZE
-        replaced: list[Card] = []
-        if len(s.table) == TABLE_SIZE and s.stock:
-            for pos in positions:
-                replaced.append(s.stock.pop())
-                s.table[pos] = replaced[-1]
-        else:
-            s.table = _remove_compact(s.table, positions)
+        # R15: only a set among the last cards (deck empty) cancels a solo penalty
+        last_cards = self._t.last_cards()
+        fields = self._t.take(cards)
         p.sets += 1
         p.cancelled += last_cards
         p.misses = 0
@@ -681,11 +664,10 @@ class Game:
                 "type": "set_taken",
                 "at": at,
                 "player": p.id,
-                "cards": card_names(cards),
-                "positions": positions,
-                "replaced": card_names(replaced),
-                "table": card_names(s.table),
-                "deck": len(s.stock),
+                "cards": self._t.names(cards),
+                **fields,
+                "replaced": self._t.names(fields.get("replaced", [])),
+                **self._cards_fields(),
                 "score": p.score,
             }
         ]
@@ -695,9 +677,8 @@ class Game:
         """R10: a wrong call (not a set, or nothing picked in time): cards stay; penalty;
         and the fair-call cooldown (this project's own rule)."""
         s = self._s
-        rules = self.settings
         p.misses += 1
-        result = outcome(rules.mode, rules.penalty, rules.pick_seconds, p.sets, p.misses)
+        result, extra = self._miss(p)
         if result.point_lost:
             p.sets -= 1  # one won set goes back to the box
         p.wrong += 1
@@ -708,26 +689,40 @@ class Game:
             "type": "wrong_call",
             "at": at,
             "player": p.id,
-            "cards": None if cards is None else card_names(cards),
+            "cards": None if cards is None else self._t.names(cards),
             "reason": "timeout" if cards is None else "not_a_set",
-            "flaws": []
-            if cards is None
-            else [
-                {"attribute": f.attribute, "common": f.common, "odd": f.odd}
-                for f in explain(*cards)
-            ],
+            "flaws": [] if cards is None else flaw_dicts(self.variant, cards, self._t.previous),
             "penalty": result.penalty,
             "point_lost": result.point_lost,
             "locked": result.locked,
             "cooldown": result.cooldown,
             "score": p.score,
         }
+        event.update(extra)
         events = [event]
         if result.locked:
             p.locked = True
             p.declared = False
             events += self._lift_if_all_locked(at) or self._check_votes(at)
         return events
+
+    def _miss(self, p: Player) -> tuple[Outcome, dict[str, Any]]:
+        """What a call without a good claim costs (R10, :func:`outcome`), as the flow says,
+        and the flow's extra ``wrong_call`` fields (this project's own rules)."""
+        rules = self.settings
+        result = outcome(rules.mode, rules.penalty, rules.pick_seconds, p.sets, p.misses)
+        flow = self.variant.flow
+        if flow.face_down:  # memory: missing is the game's normal course; the cards turn back
+            positions, self._t.turned = self._t.turned, []
+            return replace(result, penalty="none", point_lost=False, locked=False), {
+                "positions": positions
+            }
+        if rules.solitary and not flow.removes_claims:  # puzzle alone: time, not a point
+            p.penalty_seconds += PUZZLE_PENALTY_SECONDS
+            return replace(result, penalty="time", point_lost=False), {
+                "penalty_seconds": PUZZLE_PENALTY_SECONDS
+            }
+        return result, {}
 
     def _lift_if_all_locked(self, at: float) -> list[Event]:
         """R10: when every player (who is here) is locked out, all lockouts lift."""
@@ -740,20 +735,17 @@ class Game:
 
     def _check_votes(self, at: float) -> list[Event]:
         """R11 vote: when every player not locked out has declared no set, deal three more."""
-        s = self._s
         voters = [q for q in self.active() if not q.locked]
         if self.settings.solitary or not voters or not all(q.declared for q in voters):
             return []
-        if not s.stock or len(s.table) >= MAX_TABLE:
+        if not self._t.stock or self._t.full():
             return []
         return self._add_cards(at, "vote") + self._settle(at)
 
     def _add_cards(self, at: float, why: str) -> list[Event]:
-        s = self._s
         # R11: the rulebooks deal even when a set was there; the players are told which
-        missed = find_sets(s.table)
-        new = [s.stock.pop() for _ in range(3)]
-        s.table.extend(new)
+        missed = self._t.public_groups()
+        new = self._t.grow()
         lift = self.settings.lockout_lift == "set_or_cards"  # 003: also on added cards
         lifted = lift and any(q.locked for q in self.players.values())
         for q in self.players.values():
@@ -764,10 +756,9 @@ class Game:
                 "type": "cards_added",
                 "at": at,
                 "why": why,
-                "cards": card_names(new),
-                "table": card_names(s.table),
-                "deck": len(s.stock),
-                "missed": card_names(missed[0]) if missed else None,
+                "cards": self._t.names(self._t.shown()[-len(new) :] if new else []),
+                **self._cards_fields(),
+                "missed": self._t.names(missed[0]) if missed else None,
             }
         ]
         if lifted:
@@ -775,12 +766,14 @@ class Game:
         return events
 
     def _settle(self, at: float) -> list[Event]:
-        """After the table changed: deal by itself (``auto``) or end the round (R12)."""
-        s = self._s
+        """After the table changed: deal by itself (``auto``) or end the round (R12), until
+        a group may be claimed (R11 generalized)."""
+        t = self._t
         events: list[Event] = []
-        while self.settings.no_set == "auto" and s.stock and not has_set(s.table):
+        auto = self.settings.no_set == "auto" or t.auto_grows
+        while auto and t.stock and t.needs_more():
             events += self._add_cards(at, "auto")
-        if not s.stock and not has_set(s.table):
+        if not t.stock and t.needs_more():
             events += self._end_round(at)
         return events
 
@@ -797,7 +790,7 @@ class Game:
                 "at": at,
                 "round": s.round,
                 "scores": scores,
-                "leftover": card_names(s.table),
+                "leftover": self._t.names(self._t.shown()),
             }
         ]
         if self._match_done():
@@ -816,17 +809,7 @@ class Game:
         return [{"type": "match_over", "at": at, **self.result()}]
 
 
-def _remove_compact(table: Sequence[Card], positions: Sequence[int]) -> list[Card]:
-    """Take the cards at ``positions`` away without replacement (R09 above 12 cards): the cards
-    of the last positions move into the gaps so the others stay where they lie."""
-    size = len(table) - len(positions)
-    gaps = sorted(p for p in positions if p < size)
-    movers = [c for i, c in enumerate(table) if i >= size and i not in positions]
-    result = list(table[:size])
-    for gap, card in zip(gaps, movers, strict=True):
-        result[gap] = card
-    return result
-
+_remove_compact = remove_compact  # its name from before the table had a module of its own
 
 _HANDLERS: Final[dict[type, Any]] = {
     Join: Game._join,
@@ -836,5 +819,6 @@ _HANDLERS: Final[dict[type, Any]] = {
     Pick: Game._pick,
     NoSet: Game._no_set,
     Away: Game._away,
+    Turn: Game._turn,
     Tick: Game._tick,
 }

@@ -51,3 +51,8 @@ def outcome(mode: str, penalty: str, pick_seconds: float, sets: int, misses: int
         locked=penalty in ("lockout", "both") and multi,
         cooldown=cooldown_seconds(pick_seconds, misses) if multi else 0.0,
     )
+
+
+PUZZLE_PENALTY_SECONDS: Final = 10
+"""Seconds a wrong pick adds to the time of a puzzle played alone (solo or practice): there
+the clock is the score, so a wrong pick costs time instead of a point (this project's own)."""
