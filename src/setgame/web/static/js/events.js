@@ -9,7 +9,7 @@ const labels = (codes) => (codes || []).map(cardName).join(", ");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function wrongText(ev, who) {
+function wrongText(ev, who, variant) {
   const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
@@ -23,7 +23,21 @@ function wrongText(ev, who) {
   const cost = capital(costs.join(", ") || t("ev.nopenalty"));
   // Messages are looked up outside template literals, where the catalog's extractor sees them.
   if (ev.reason === "timeout") return [t("ev.late", { name: who }), ". ", cost, "."].join("");
+  const verdict = verdictText(ev.flaws || [], why, variant);
+  if (verdict) return [who, ": ", verdict, " ", cost, "."].join("");
   return [t("ev.wrong", { name: who }), ": ", why, ". ", cost, "."].join("");
+}
+
+// The kind of group a variant's claims are (the view's variant has no kind: its name tells).
+const KINDS = { ultraset: "ultraset", "ultraset-chain": "ultraset", ultra9: "ultraset", ghostset: "ghostset", "4set": "4set", "4set-junior": "4set" };
+
+// "Not an UltraSet: ...", "Not linked to the previous set: ..." (the words module's
+// verdict keys); null for a set's flaws, worded as before.
+function verdictText(flaws, why, variant) {
+  const kind = KINDS[variant?.name] || "set";
+  const linkOnly = flaws.length > 0 && flaws.every((f) => f?.type === "link");
+  if (kind === "set" && !linkOnly) return null;
+  return t(["verdict", "no", linkOnly ? "link" : kind].join("."), { flaws: why });
 }
 
 // Three more cards; after a "no set" vote with a set on the table, the set that was missed.
@@ -52,7 +66,7 @@ const TEXTS = {
   no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
   set_taken: (ev, who) => ({ text: takenText(ev, who), kind: "good" }),
   card_turned: (ev, who) => ({ text: t("ev.turned", { name: who, card: cardName(ev.card) }) }),
-  wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
+  wrong_call: (ev, who, ctx) => ({ text: wrongText(ev, who, ctx.variant), kind: "bad" }),
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
   cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
@@ -62,7 +76,7 @@ const TEXTS = {
   }),
 };
 
-// {text, kind} for one event; ctx = {nameOf(id), you}.
+// {text, kind} for one event; ctx = {nameOf(id), you, variant (the view's)}.
 export function describe(ev, ctx) {
   const who = ctx.nameOf(ev.player);
   const make = TEXTS[ev.type];

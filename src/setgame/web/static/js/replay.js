@@ -57,7 +57,7 @@ function show(i) {
       ),
     ),
   );
-  const ctx = { nameOf: (id) => nameOf(id, state), you: null };
+  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant };
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   $("#scrub").value = String(at);
   $("#stepno").textContent = `${at + 1} / ${steps.length}`;

@@ -123,7 +123,7 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, penalty: state?.settings?.penalty });
+const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant: state?.variant });
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
@@ -228,7 +228,9 @@ function renderStatus() {
   const round = t("room.round", { n: s.round, of: s.rounds });
   $("#round").textContent = s.rounds > 1 && s.round ? ["· ", round, dealer].join("") : "";
   const rules = [t(MODES[s.mode] ?? "mode.multi")];
-  if (s.mode !== "practice" && PENALTIES[s.settings?.penalty]) rules.push(t(PENALTIES[s.settings.penalty]));
+  // A puzzle alone costs time, not points (shown on the clock).
+  const timed = puzzle() && s.mode === "solo";
+  if (s.mode !== "practice" && !timed && PENALTIES[s.settings?.penalty]) rules.push(t(PENALTIES[s.settings.penalty]));
   if (s.mode === "multi" && ["lockout", "both"].includes(s.settings?.penalty)) {
     rules.push(liftsOnCards() ? t("lockout_lift.set_or_cards") : t("lockout_lift.set"));
   }

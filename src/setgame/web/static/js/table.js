@@ -56,17 +56,27 @@ export function cardElement(code, index, { attr = "data-card", keys = true, rows
   return node;
 }
 
-// The back of a card: a plain pattern, the same for every card.
+// The back of a card: the game's name on a pattern (CSS), the same for every card and
+// unlike any face (no symbol a card could show).
 function backSVG() {
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", "-50 -32 100 64");
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("class", "face back");
-  const mark = document.createElementNS(NS, "path");
-  mark.setAttribute("d", "M0,-18 L14,0 L0,18 L-14,0 Z");
-  mark.setAttribute("class", "backmark");
-  svg.append(mark);
+  const plate = document.createElementNS(NS, "rect");
+  plate.setAttribute("x", "-24");
+  plate.setAttribute("y", "-11");
+  plate.setAttribute("width", "48");
+  plate.setAttribute("height", "22");
+  plate.setAttribute("rx", "5");
+  plate.setAttribute("class", "backplate");
+  const name = document.createElementNS(NS, "text");
+  name.setAttribute("y", "5.5");
+  name.setAttribute("text-anchor", "middle");
+  name.setAttribute("class", "backname");
+  name.textContent = "SET";
+  svg.append(plate, name);
   return svg;
 }
 

@@ -1,0 +1,250 @@
+"""Variants in the web room (issue 10), played by really clicking in Chromium: two players
+in two browser contexts play Set-Chain and UltraSet; one plays Memory alone; the home form
+offers every variant of the registry.
+
+The right cards are computed from what the page shows (``#table [data-card]``, the previous
+set ``#previous [data-card]``, face-down cards ``[data-down]``) with ``setgame.variants``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import create_room, join, phase, seat, start, take, wait_score
+from setgame.i18n import flaw_text
+from setgame.variants import VARIANTS, find_variant
+from setgame.variants.registry import Variant
+
+pytestmark = pytest.mark.browser
+
+
+def skip_without_variant_rooms(base: str) -> None:
+    """Skip (only) while the server refuses the ``variant`` setting as unknown: the server
+    side of issue 10 lands on main apart from this client."""
+    reply = httpx.post(f"{base}/api/rooms", json={"variant": "ultraset", "public": False})
+    if reply.status_code == 400 and "unknown field `variant`" in reply.text:
+        pytest.skip("this server has no variant rooms yet")
+
+
+@pytest.fixture(autouse=True)
+def variant_rooms(live_server: str) -> None:
+    skip_without_variant_rooms(live_server)
+
+
+def codes(page: Page, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.card)")
+    return found
+
+
+def live(page: Page) -> list[str]:
+    """The face-up cards of the table, in table order."""
+    return codes(page, "#table [data-card]")
+
+
+def previous(page: Page) -> list[str]:
+    """The previous set of a chain variant, shown apart from the table."""
+    return codes(page, "#previous [data-card]")
+
+
+def claims(variant: Variant, table: list[str], before: list[str]) -> list[list[str]]:
+    """Every claim the variant accepts now, as codes (chain: linked to ``before``)."""
+    deck = variant.deck
+    cards = [deck.parse(c) for c in table + before]
+    linked = [deck.parse(c) for c in before] or None
+    return [deck.names(group) for group in variant.find(cards, linked)]
+
+
+def players(new_page: Any, url: str) -> tuple[Page, Page]:
+    ann, bob = new_page(), new_page()
+    seat([ann, bob], url, ["Ann", "Bob"])
+    return ann, bob
+
+
+def test_set_chain_between_two_players_linked_claim_taken_unlinked_refused(
+    live_server: str, new_page: Any
+) -> None:
+    chain = find_variant("set-chain")
+    url = create_room(live_server, public=False, variant="set-chain", no_set="auto")
+    ann, bob = players(new_page, url)
+    start(ann)
+    expect(ann.locator("#previous")).to_be_visible()  # its place is kept from the deal on
+    assert previous(ann) == []
+    first = claims(chain, live(ann), [])[0]  # auto deal: a claim always lies on the table
+    take(ann, "Ann", first)
+    for page in (ann, bob):
+        wait_score(page, "Ann", 1)
+        expect(page.locator("#previous [data-card][data-previous]")).to_have_count(3)
+    assert sorted(previous(bob)) == sorted(first)
+    assert not set(first) & set(live(bob))  # the claim left the table
+    expect(bob.locator("#previous .rule")).to_contain_text("Use exactly 1 card of the previous set")
+    # A claim with exactly one card of the previous set (clicked where it lies, apart).
+    linked = claims(chain, live(bob), previous(bob))[0]
+    assert len(set(linked) & set(first)) == 1
+    take(bob, "Bob", linked)
+    for page in (ann, bob):
+        wait_score(page, "Bob", 1)
+    expect(ann.locator("#previous [data-card]")).to_have_count(3)
+    assert sorted(previous(ann)) == sorted(linked)
+    # A set of the table alone is not linked: refused, worded, and it costs Ann her point.
+    table, before = live(ann), previous(ann)
+    loose = [g for g in claims(find_variant("classic"), table, []) if not set(g) & set(before)]
+    pick = loose[0] if loose else table[:3]
+    take(ann, "Ann", pick)
+    for page in (ann, bob):
+        wait_score(page, "Ann", 0)
+    link = flaw_text({"type": "link", "used": 0, "needed": 1}, "en")
+    expect(bob.locator("#log")).to_contain_text(link)
+    assert sorted(live(ann)) == sorted(table) and sorted(previous(ann)) == sorted(before)
+
+
+def test_ultraset_between_two_players_a_four_card_claim_is_taken(
+    live_server: str, new_page: Any
+) -> None:
+    ultra = find_variant("ultraset")
+    url = create_room(live_server, public=False, variant="ultraset", no_set="auto")
+    ann, bob = players(new_page, url)
+    start(bob)
+    table = live(ann)
+    assert len(table) == 12
+    expect(ann.locator("main")).to_have_attribute("data-variant", "ultraset")
+    expect(ann.locator("#settings")).to_contain_text("UltraSet")
+    group = claims(ultra, table, [])[0]
+    assert len(group) == 4
+    # Three cards selected are no pick yet: the board stays Bob's until the fourth.
+    bob.click("[data-action=call-set]")
+    expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")
+    for code in group[:3]:
+        bob.click(f'[data-card="{code}"]')
+    expect(bob.locator("#table .card.selected")).to_have_count(3)
+    bob.click(f'[data-card="{group[3]}"]')
+    for page in (ann, bob):
+        wait_score(page, "Bob", 1)
+    expect(ann.locator("#table [data-card]")).to_have_count(12)
+    assert not set(group) & set(live(ann))
+    # Four cards that are no UltraSet: the pairings are worded on both pages.
+    after = live(ann)
+    deck = ultra.deck
+    wrong = next(
+        list(four)
+        for four in itertools.combinations(after, 4)
+        if not ultra.is_claim([deck.parse(c) for c in four])
+    )
+    take(ann, "Ann", wrong)
+    why = flaw_text(ultra.explain([deck.parse(c) for c in wrong])[0], "en", deck)
+    for page in (ann, bob):
+        expect(page.locator("#log")).to_contain_text(why)
+
+
+def turned(page: Page, position: int) -> str:
+    """The code of the card at ``position`` once it shows face up."""
+    card = page.locator(f'#table [data-pos="{position}"][data-card]')
+    expect(card).to_have_count(1)
+    return card.get_attribute("data-card") or ""
+
+
+def test_memory_alone_turning_cards_a_miss_turns_back_a_set_is_taken(
+    live_server: str, new_page: Any
+) -> None:
+    memory = find_variant("memory")
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", public=False, variant="memory"), "Sol")
+    start(page)
+    expect(page.locator("#table [data-down]")).to_have_count(12)
+    expect(page.locator("#table [data-card]")).to_have_count(0)
+    expect(page.locator("[data-action=no-set]")).to_be_hidden()  # Memory deals by itself
+    seen: dict[int, str] = {}
+    missed = False
+    for _ in range(12):  # a few misses to learn the table, then the set it holds
+        size = page.locator("#table .card").count()
+        group = next(iter(claims(memory, list(seen.values()), [])), None)
+        if group:
+            for code in group:
+                page.click(f'#table [data-pos="{next(p for p, c in seen.items() if c == code)}"]')
+            wait_score(page, "Sol", 1)
+            break
+        unknown = [p for p in range(size) if p not in seen][:3]
+        assert len(unknown) == 3, seen
+        for p in unknown[:2]:
+            page.click(f'#table [data-pos="{p}"]')
+            seen[p] = turned(page, p)
+        page.click(f'#table [data-pos="{unknown[2]}"]')
+        page.wait_for_function(
+            "p => document.querySelector(`#table [data-pos='${p}'][data-card]`)"
+            " || document.querySelector('[data-player=Sol]').dataset.score !== '0'",
+            arg=unknown[2],
+        )
+        if page.get_attribute("[data-player=Sol]", "data-score") != "0":
+            break  # three unknown cards made a set by chance
+        seen[unknown[2]] = turned(page, unknown[2])
+        # The miss shows a moment, then the three turn face down again.
+        for p in unknown:
+            expect(page.locator(f'#table [data-pos="{p}"][data-down]')).to_have_count(1)
+        missed = True
+    wait_score(page, "Sol", 1)
+    expect(page.locator("#log")).to_contain_text("Sol turns up")
+    assert missed or len(seen) <= 2  # no miss only when the first three made a set
+
+
+def test_home_form_offers_every_variant_with_its_description(
+    live_server: str, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/")
+    options = page.eval_on_selector_all(
+        "select[name=variant] option", "els => els.map(e => [e.value, e.textContent])"
+    )
+    assert options == [[v.name, v.title] for v in VARIANTS.values()]
+    table = page.locator("select[name=table]")
+    expect(table).to_be_hidden()
+    page.select_option("select[name=variant]", "junior")
+    expect(table).to_be_visible()  # Junior offers 12 cards or 9
+    values = page.eval_on_selector_all("select[name=table] option", "els => els.map(e => e.value)")
+    junior = find_variant("junior")
+    assert values == [str(n) for n in (junior.table_size, *junior.table_sizes)]
+    expect(page.locator("select[name=deck]")).to_be_hidden()  # Junior has its own deck
+    assert page.text_content("#variant-desc")
+    page.select_option("select[name=table]", "9")
+    page.click("[data-action=create]")
+    page.wait_for_url("**/room/*")
+    expect(page.locator("#settings")).to_contain_text("Junior")
+    page.fill("input[name=player-name]", "Jo")
+    page.click("[data-action=join]")
+    start(page)
+    expect(page.locator("#table [data-card]")).to_have_count(9)
+
+
+def test_a_variant_game_replays_with_its_previous_sets(live_server: str, new_page: Any) -> None:
+    chain = find_variant("set-chain")
+    page = new_page()
+    url = create_room(live_server, mode="solo", public=False, variant="set-chain", deck="color=R")
+    join(page, url, "Sol")
+    start(page)
+    while page.get_attribute("main", "data-phase") == "playing":
+        version = page.get_attribute("main", "data-version")
+        found = claims(chain, live(page), previous(page))
+        if found:
+            for code in found[0]:
+                page.click(f'[data-card="{code}"]')
+        else:
+            page.click("[data-action=no-set]")
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=version
+        )
+    phase(page, "match_over")
+    page.click("#replay-link")
+    page.wait_for_url("**/replay/*")
+    expect(page.locator("#rtable [data-code]").first).to_be_visible()
+    page.keyboard.press("End")
+    shown = page.locator("#rprevious [data-code]")
+    for _ in range(200):  # back from the end to a step with a previous set
+        if shown.count() == 3:
+            break
+        page.keyboard.press("ArrowLeft")
+    expect(shown).to_have_count(3)
+    expect(page.locator("#rprevious")).to_be_visible()
+    expect(page.locator("[data-card]")).to_have_count(0)  # no live cards on a replay
