@@ -82,10 +82,16 @@ def test_set_chain_between_two_players_linked_claim_taken_unlinked_refused(
     assert sorted(previous(bob)) == sorted(first)
     assert not set(first) & set(live(bob))  # the claim left the table
     expect(bob.locator("#previous .rule")).to_contain_text("Use exactly 1 card of the previous set")
-    # A claim with exactly one card of the previous set (clicked where it lies, apart).
+    # A claim with exactly one card of the previous set, by keys: Space calls, each card's
+    # key picks it (the previous set's cards have the fourth key row's).
     linked = claims(chain, live(bob), previous(bob))[0]
     assert len(set(linked) & set(first)) == 1
-    take(bob, "Bob", linked)
+    keys = [bob.text_content(f'[data-card="{c}"] .key') for c in linked]
+    assert all(k and len(k) == 1 for k in keys), keys
+    bob.keyboard.press("Space")
+    expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")
+    for key in keys:
+        bob.keyboard.press(str(key))
     for page in (ann, bob):
         wait_score(page, "Bob", 1)
     expect(ann.locator("#previous [data-card]")).to_have_count(3)
@@ -248,3 +254,47 @@ def test_a_variant_game_replays_with_its_previous_sets(live_server: str, new_pag
     expect(shown).to_have_count(3)
     expect(page.locator("#rprevious")).to_be_visible()
     expect(page.locator("[data-card]")).to_have_count(0)  # no live cards on a replay
+
+
+def test_memory_between_two_players_a_click_calls_then_turns(
+    live_server: str, new_page: Any
+) -> None:
+    url = create_room(live_server, public=False, variant="memory")
+    ann, bob = players(new_page, url)
+    start(ann)
+    expect(ann.locator("[data-action=call-set]")).to_be_visible()
+    ann.click('#table [data-pos="0"]')  # nobody holds the board: the click calls, then turns
+    expect(bob.locator("main")).to_have_attribute("data-holder", "Ann")
+    expect(bob.locator('#table [data-pos="0"][data-card]')).to_have_count(1)
+    bob.click('#table [data-pos="1"]')  # the board is Ann's: Bob turns nothing
+    ann.keyboard.press(ann.text_content('#table [data-pos="1"] .key') or "?")
+    expect(bob.locator('#table [data-pos="1"][data-card]')).to_have_count(1)
+    first, second = live(bob)
+    ann.click('#table [data-pos="2"]')
+    expect(bob.locator("main")).not_to_have_attribute("data-holder", "Ann")
+    # A set is taken (its places dealt anew, face down) or the three turn back: either way
+    # the two cards seen are face down again.
+    expect(bob.locator("#table [data-card]")).to_have_count(0)
+    assert first and second
+
+
+def test_megaset_lies_in_four_rows_and_its_keys_pick_by_position(
+    live_server: str, new_page: Any
+) -> None:
+    mega = find_variant("megaset")
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", public=False, variant="megaset"), "Meg")
+    start(page)
+    expect(page.locator("#table")).to_have_attribute("data-rows", "4")
+    table = live(page)
+    assert len(table) == 16 and all(len(c) == 5 for c in table)
+    # Column by column, 4 to a column: the fourth card is the first of the fourth key row.
+    assert page.text_content(f'[data-card="{table[3]}"] .key') == "z"
+    assert page.text_content(f'[data-card="{table[4]}"] .key') == "2"
+    while not (found := claims(mega, live(page), [])):
+        count = len(live(page))
+        page.click("[data-action=no-set]")
+        expect(page.locator("#table [data-card]")).to_have_count(count + 3)
+    for code in found[0]:
+        page.keyboard.press(page.text_content(f'[data-card="{code}"] .key') or "?")
+    wait_score(page, "Meg", 1)
