@@ -185,7 +185,7 @@ def test_variant_rooms_pass_axe(
     live_server: str, a11y_page: Callable[[str], Page], theme: str
 ) -> None:
     """Set-Chain with its previous set shown apart, Memory with face-down and turned cards,
-    and MegaSet's 4-row table."""
+    Puzzle with a group found, and MegaSet's 4-row table."""
     from browser.test_variants_play import skip_without_variant_rooms
     from setgame.variants import find_variant
 
@@ -212,6 +212,14 @@ def test_variant_rooms_pass_axe(
     memory.click('#table [data-pos="0"]')
     expect(memory.locator('#table [data-pos="0"][data-card]')).to_have_count(1)
     check(memory, f"memory, one card turned up ({theme})")
+    puzzle = a11y_page(theme)
+    join(puzzle, create_room(live_server, mode="solo", variant="puzzle", public=False), "Pz")
+    start(puzzle)
+    group = find_variant("puzzle").find([chain.deck.parse(c) for c in table(puzzle)])[0]
+    for code in chain.deck.names(group):
+        puzzle.click(f'[data-card="{code}"]')
+    expect(puzzle.locator("#found li")).to_have_count(1)
+    check(puzzle, f"puzzle, one group found ({theme})")
     mega = a11y_page(theme)
     join(mega, create_room(live_server, mode="solo", variant="megaset", public=False), "Meg")
     start(mega)

@@ -184,7 +184,9 @@ function renderFound() {
   const found = state?.found || [];
   box.querySelector(".count").textContent = t("room.found", { k: fmt(found.length), n: fmt(state?.groups ?? 0) });
   const list = box.querySelector("ol");
-  if (list.children.length === found.length) return;
+  const drawn = found.map((group) => group.join(" ")).join(",");
+  if (list.dataset.drawn === drawn) return; // drawn already: the found groups do not flicker
+  list.dataset.drawn = drawn;
   list.replaceChildren(
     ...found.map((group) => {
       const mini = el("div", { class: "table mini" });
