@@ -16,6 +16,16 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# Debian's PostgreSQL for the storage tests on PostgreSQL (they start a throwaway cluster as the
+# postgres user); SETGAME_REQUIRE_POSTGRES makes those tests fail rather than skip without it.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "== installing postgresql with apt-get"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+fi
+export SETGAME_REQUIRE_POSTGRES=1
+
 # axe-core for the accessibility tests, from the npm registry at the version locked in
 # tests/browser/package-lock.json (the tests inject its axe.min.js into the pages).
 if ! command -v npm >/dev/null 2>&1; then

@@ -241,3 +241,29 @@ def test_the_command_line_starts_without_babel() -> None:
     assert "3POS" in run.stdout
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     assert not {name for name in imported if name.split(".")[0] == "babel"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_variant_words_reach_the_browser_with_every_plural_form(lang: str) -> None:
+    """Issue 10: the flaw, attribute, value, verdict and variant keys of ``flaw_words`` (which
+    docs/i18n.md lists for the web client) are all in ``/i18n/<lang>.json``."""
+    from setgame import flaw_words
+
+    messages = catalog.web_messages(lang)["messages"]
+    assert isinstance(messages, dict)
+    singles = [*flaw_words.ATTRIBUTE_KEYS, flaw_words.SET_FRAME, flaw_words.PAIRING_FRAME,
+               flaw_words.COUNT_FRAME, *flaw_words.COUNT_RULES.values(), flaw_words.LINK_FRAME,
+               flaw_words.LINK_VERDICT, *flaw_words.VARIANT_ABOUT.values()]  # fmt: skip
+    singles += [key for keys in (*flaw_words.VALUE_KEYS, *flaw_words.TWO_KEYS,
+                                 *flaw_words.ONE_KEYS) for key in keys]  # fmt: skip
+    singles += [key for pair in flaw_words.VERDICTS.values() for key in pair]
+    assert len(singles) == 5 + 3 + 2 + 1 + 1 + 13 + 19 + 30 + 8
+    for key in singles:
+        assert isinstance(messages.get(key), str) and messages[key].strip(), key
+    plurals = [pair for keys in flaw_words.COUNT_KEYS for pair in keys] + [flaw_words.LINK_CARDS]
+    assert len(plurals) == 19 + 1
+    forms = 3 if lang in ("ru", "pl") else 2
+    for one, _ in plurals:
+        texts = messages.get(one)
+        assert isinstance(texts, list) and len(texts) == forms, one
+        assert all("{n}" in text for text in texts), one

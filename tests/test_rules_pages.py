@@ -15,6 +15,7 @@ import pytest
 
 import setgame
 from setgame import game
+from setgame.variants import VARIANTS, find_variant
 
 LANGUAGES = ("en", "ru", "pl", "it", "de")
 RULES_DIR = Path(setgame.__file__).parent / "web" / "rules"
@@ -299,3 +300,204 @@ def test_italian_uses_003s_words() -> None:
     assert "mazziere" not in source and "distributore" in source
     assert "puntini" not in source  # a gloss of «brizzolato» that 003 does not have
     assert "«brizzolato» è la sua parola" in source
+
+
+# --- the variants (issue 10): this project's own, one section each, examples checked ----------
+
+#: The anchors the game links to: one per variant but the classic game, then the daily puzzle.
+VARIANT_IDS = [f"variant-{name}" for name in VARIANTS if name != "classic"] + ["daily-puzzle"]
+#: How each page says that the variants are this project's own rules (plural marker).
+OURS_PLURAL = {
+    "en": "(our own rules)",
+    "ru": "(наши собственные правила)",
+    "pl": "(nasze własne zasady)",
+    "it": "(regole nostre)",
+    "de": "(unsere eigenen Regeln)",
+}
+#: This project's own choices (DECISIONS.md), by section, as each page words them.
+OWN_CHOICES = {
+    "en": {"variant-set-chain": "The previous set stays apart from the table",
+           "variant-puzzle": "a wrong pick costs 10 seconds added to your time",
+           "variant-memory": "A miss costs no point and no lockout",
+           "daily-puzzle": "each wrong pick adds 10 seconds to your time"},
+    "ru": {"variant-set-chain": "Предыдущий сет лежит отдельно от стола",
+           "variant-puzzle": "неверный выбор стоит 10 секунд, которые добавляются к времени",
+           "variant-memory": "Промах не стоит ни очка, ни блокировки",
+           "daily-puzzle": "каждый неверный выбор добавляет 10 секунд к времени"},
+    "pl": {"variant-set-chain": "Poprzedni SET leży osobno, obok stołu",
+           "variant-puzzle": "zły wybór kosztuje 10 sekund doliczanych do czasu",
+           "variant-memory": "Pudło nie kosztuje punktu ani blokady",
+           "daily-puzzle": "każdy zły wybór dolicza 10 sekund do czasu"},
+    "it": {"variant-set-chain": "Il SET precedente resta a parte, fuori dal tavolo",
+           "variant-puzzle": "una scelta sbagliata costa 10 secondi aggiunti al tempo",
+           "variant-memory": "Un errore non costa punti né fermo",
+           "daily-puzzle": "ogni scelta sbagliata aggiunge 10 secondi al tempo"},
+    "de": {"variant-set-chain": "Das vorige SET liegt getrennt vom Tisch",
+           "variant-puzzle": "kostet eine falsche Auswahl 10 Sekunden, die zur Zeit hinzukommen",
+           "variant-memory": "Ein Fehlgriff kostet keinen Punkt und keine Sperre",
+           "daily-puzzle": "jede falsche Auswahl fügt der Zeit 10 Sekunden hinzu"},
+}  # fmt: skip
+
+
+class _Variants(HTMLParser):
+    """The ``h3`` sections of the variants (by id, with their heading and text) and every
+    ``data-cards`` example with the section it stands in and the codes its text shows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.headings: dict[str, str] = {}
+        self.texts: dict[str, list[str]] = {}
+        self.examples: list[dict[str, str | list[str]]] = []
+        self._h2 = ""
+        self._h3 = ""
+        self._heading = False
+        self._example: dict[str, str | list[str]] | None = None
+        self._code = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {k: v or "" for k, v in attrs}
+        if tag == "h2":
+            self._h2, self._h3 = found.get("id", ""), ""
+        if tag == "h3" and self._h2 == "variants":
+            self._h3 = found.get("id", "")
+            self.ids.append(self._h3)
+            self._heading = True
+        if "data-cards" in found:
+            self._example = {**found, "section": self._h3, "codes": []}
+            self.examples.append(self._example)
+        self._code = tag == "code"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "h3":
+            self._heading = False
+        if tag == "p":
+            self._example = None
+        self._code = False
+
+    def handle_data(self, data: str) -> None:
+        if self._heading:
+            self.headings[self._h3] = self.headings.get(self._h3, "") + data
+        if self._h3:
+            self.texts.setdefault(self._h3, []).append(data)
+        if self._example is not None and self._code:
+            codes = self._example["codes"]
+            assert isinstance(codes, list)
+            codes.append(data)
+
+
+def _variants(lang: str) -> _Variants:
+    source, _ = _read(lang)
+    page = _Variants()
+    page.feed(source)
+    page.close()
+    return page
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_variant_has_its_section_with_an_anchor_and_its_own_title(lang: str) -> None:
+    page = _variants(lang)
+    assert page.ids == VARIANT_IDS
+    for name, variant in VARIANTS.items():
+        if name != "classic":  # a title is a proper name: the same heading in every language
+            assert page.headings[f"variant-{name}"].strip() == variant.title
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_variants_are_said_to_be_this_projects_own_and_not_the_rulebooks(lang: str) -> None:
+    intro = _sentences(_section(lang, "variants").split(VARIANTS["junior"].title)[0])
+    ours = [s for s in intro if OURS_PLURAL[lang] in s]
+    assert len(ours) == 1, intro
+    source = _read(lang)[0].split('<h2 id="variants">')[1].split('<h2 id="own">')[0]
+    for setting in ("variant", "table", "day"):  # the room settings that choose a variant
+        assert f"<code>{setting}</code>" in source, setting
+    own = _section(lang, "own")
+    assert "#variants" in _read(lang)[0].split('<h2 id="own">')[1]
+    assert "10" in own  # the puzzle's penalty, listed with the other rules of ours
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_variants_own_choices_are_stated_and_marked(lang: str) -> None:
+    page = _variants(lang)
+    for section, words in OWN_CHOICES[lang].items():
+        text = _flat(page.texts[section])
+        stated = [s for s in _sentences(text) if words in s]
+        assert len(stated) == 1, (section, words)
+        assert OURS[lang] in stated[0], stated[0]
+    chain = _flat(page.texts["variant-ultraset-chain"])
+    assert OURS[lang] in chain  # the previous UltraSet kept apart too
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_section_gives_the_table_size_and_the_new_letters(lang: str) -> None:
+    page = _variants(lang)
+    for name, variant in VARIANTS.items():
+        if name == "classic":
+            continue
+        text = _flat(page.texts[f"variant-{name}"])
+        for size in (variant.table_size, *variant.table_sizes):
+            assert re.search(rf"\b{size}\b", text), (name, size)
+        assert re.search(rf"\b{len(variant.deck)}\b", text) or "81" in _text(lang), name
+    source, _ = _read(lang)
+    mega = source.split('id="variant-megaset"')[1].split("<h3")[0]
+    four = source.split('id="variant-4set"')[1].split("<h3")[0]
+    for letter in "SDT":
+        assert f"<code>{letter}</code>" in mega, letter
+    assert "<code>2RTDS</code>" in mega and "243" in mega
+    for letter in "4BCH":
+        assert f"<code>{letter}</code>" in four, letter
+    assert "<code>4BCH</code>" in four and "256" in four
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_example_is_a_group_of_its_variant_and_every_counter_example_is_not(
+    lang: str,
+) -> None:
+    page = _variants(lang)
+    assert len(page.examples) >= 20
+    good_in: set[str] = set()
+    for example in page.examples:
+        variant = find_variant(example["data-variant"])
+        cards = variant.deck.parse_many(str(example["data-cards"]).split())
+        previous = example.get("data-previous")
+        before = variant.deck.parse_many(str(previous).split()) if previous else None
+        group = example["data-group"]
+        assert group in ("yes", "no"), example
+        assert variant.is_claim(cards, before) == (group == "yes"), example
+        if group == "no" and variant.kind.is_group(cards, variant.deck):
+            assert before is not None, example  # a group of the kind fails only by its link
+        assert example["section"] == f"variant-{variant.name}", example
+        shown = example["codes"]
+        assert isinstance(shown, list)
+        for code in (*str(example["data-cards"]).split(), *str(previous or "").split()):
+            assert code in shown, (code, example)  # the text names every card it checks
+        if group == "yes":
+            good_in.add(variant.name)
+    assert good_in == set(VARIANTS) - {"classic"}
+
+
+def test_every_page_checks_the_same_examples() -> None:
+    def key(lang: str) -> list[tuple[str, ...]]:
+        return [
+            tuple(
+                str(e.get(k, ""))
+                for k in ("data-variant", "data-cards", "data-previous", "data-group")
+            )
+            for e in _variants(lang).examples
+        ]
+
+    english = key("en")
+    for lang in LANGUAGES[1:]:
+        assert key(lang) == english, lang
+
+
+def test_a_wrong_example_would_be_caught() -> None:
+    """The example check is real: a page whose "group" is none fails it."""
+    page = _Variants()
+    page.feed('<h2 id="variants"></h2><h3 id="variant-ultraset">UltraSet</h3>'
+              '<p data-variant="ultraset" data-cards="1RSD 2RSD 1GSD 3POS" data-group="yes">'
+              "<code>1RSD</code></p>")  # fmt: skip
+    (example,) = page.examples
+    variant = find_variant(str(example["data-variant"]))
+    cards = variant.deck.parse_many(str(example["data-cards"]).split())
+    assert not variant.is_claim(cards) and example["codes"] == ["1RSD"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from setgame import game
+from setgame.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "rules.md"
@@ -125,3 +126,16 @@ def test_readme_links_the_reference_inside_the_repository() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](docs/rules.md)" in readme
     assert "shared/RULES.md" not in readme and "RULES.md" not in readme
+
+
+def test_reference_lists_the_variants_as_this_projects_own() -> None:
+    variants = _section("Variants (this project's own)")
+    assert "](variants.md)" in variants and (ROOT / "docs" / "variants.md").is_file()
+    assert "None of these is in the rulebooks" in variants and "project's own" in variants
+    for name, variant in VARIANTS.items():
+        if name != "classic":  # one row each, by its setting value and its title
+            assert re.search(rf"^\| `{re.escape(name)}` {re.escape(variant.title)} \|", variants,
+                             re.M), name  # fmt: skip
+    table = _section("Room settings")
+    for name in ("variant", "table", "day"):  # the settings the engine gains (DECISIONS.md)
+        assert re.search(rf"^\| `{name}` \|", table, re.M), name

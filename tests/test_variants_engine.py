@@ -226,6 +226,20 @@ def test_card_codes_of_other_decks_round_trip_through_views_and_actions(
     assert events[0]["type"] == "set_taken" and events[0]["cards"] == data["cards"]
 
 
+def test_turn_and_long_picks_in_json() -> None:
+    game = started("memory", seed=1)
+    data = {"type": "turn", "at": 2.0, "player": "a", "position": 5}
+    assert game.parse_action(data) == Turn(2.0, "a", 5)
+    assert game.action_dict(Turn(2.0, "a", 5)) == data
+    codes = ["1RSD"] * 10_000  # hostile: read no further than a claim can be, then refused
+    action = action_from_dict({"type": "pick", "at": 1, "player": "a", "cards": codes})
+    assert isinstance(action, Pick) and len(action.cards) == 7
+    classic = started("classic")
+    with pytest.raises(GameError) as err:
+        classic.apply(action)
+    assert err.value.code == "bad_pick"
+
+
 def test_4set_codes_use_the_fourth_letters() -> None:
     game = started("4set", seed=2)
     letters = "".join(game.view()["table"])
@@ -366,6 +380,19 @@ def test_chain_view_shows_previous_and_groups_may_use_it() -> None:
     assert groups and all(len(set(g) & set(first)) == 1 for g in groups)
 
 
+def test_r14_a_new_round_of_a_chain_match_starts_without_a_previous_claim() -> None:
+    game = started("set-chain", seed=4, mode="multi", no_set="auto")
+    at = 0.0
+    while game.phase == "playing":
+        at += 100.0
+        game.apply(Call(at, "a"))
+        game.apply(Pick(at, "a", game.groups_on_table()[0]))
+    assert game.phase == "round_over" and game.view()["previous"] is not None
+    [started_event, *_] = game.apply(Start(at + 1, "b"))
+    assert started_event["round"] == 2 and game.view()["previous"] is None
+    assert len(game.table) >= 12 and game.deck_left + len(game.table) == 81
+
+
 # --- puzzle --------------------------------------------------------------------------------------
 
 
@@ -376,6 +403,7 @@ def test_daily_puzzle_ends_when_its_six_sets_are_found() -> None:
     view = game.view("a")
     assert game.table == list(cards) and view["deck"] == 0 and view["groups"] == 6
     assert view["found"] == [] and view["players"][0]["penalty_seconds"] == 0
+    assert view["penalty_seconds"] == 0 and game.view(None)["penalty_seconds"] is None
     groups = game.groups_on_table()
     assert len(groups) == 6
     with pytest.raises(GameError) as err:
@@ -385,6 +413,7 @@ def test_daily_puzzle_ends_when_its_six_sets_are_found() -> None:
     [wrong] = game.apply(Pick(1, "a", bad))
     assert wrong["penalty_seconds"] == PUZZLE_PENALTY_SECONDS and wrong["penalty"] == "time"
     assert not wrong["point_lost"] and game.view("a")["players"][0]["penalty_seconds"] == 10
+    assert game.view("a")["penalty_seconds"] == 10
     for i, group in enumerate(groups):
         assert game.phase == "playing"
         events = game.apply(Pick(2 + i, "a", group))
@@ -443,12 +472,14 @@ def test_shuffle_reshuffles_deterministically_after_every_claim() -> None:
 # --- memory --------------------------------------------------------------------------------------
 
 
-def test_memory_never_shows_a_face_down_card_before_it_is_turned() -> None:
-    game = started("memory", seed=12, mode="solo")
+@pytest.mark.parametrize("mode", ["solo", "multi"])
+def test_memory_never_shows_a_face_down_card_before_it_is_turned(mode: str) -> None:
+    """Every event and every view (each player's and a spectator's) of a whole game."""
+    game = Game(Settings(mode=mode, variant="memory", rounds="single"), 12)
+    players = ["a"] if mode == "solo" else ["a", "b"]
     deck = game.variant.deck
     shown: set[int] = set()  # cards turned up so far
     rng = random.Random(1)
-    at = 0.0
 
     def check(data: Any) -> None:
         text = json.dumps(data)
@@ -456,22 +487,30 @@ def test_memory_never_shows_a_face_down_card_before_it_is_turned() -> None:
         assert not any(f'"{deck.name_of(c)}"' in text for c in hidden), text
         assert not any(f'"{deck.name_of(c)}"' in text for c in game._t.stock)
 
-    check(game.view("a"))
-    check(game.view(None))
+    def apply(action: Any, at: float) -> list[Event]:
+        events = game.apply(action)
+        check(events)
+        for who in (*players, None):
+            check(game.view(who, now=at))
+        return events
+
+    for p in players:
+        apply(Join(0.0, p, p.upper()), 0.0)
+    apply(Start(0.0, "a"), 0.0)
+    at, turn = 0.0, 0
     while game.phase == "playing":
-        at += 1
+        at += 1000.0  # past every fair-call cooldown
+        turn += 1
+        who = players[turn % len(players)]
+        if mode == "multi":
+            apply(Call(at, who), at)
         picks = rng.sample(range(len(game.table)), 3) if rng.random() < 0.3 else None
         if picks is None:
-            group = game._t.groups()[0]
-            picks = [game.table.index(c) for c in group]
+            picks = [game.table.index(c) for c in game._t.groups()[0]]
         for pos in picks:
             shown.add(game.table[pos])
-            events = game.apply(Turn(at, "a", pos))
-            check(events)
-            check(game.view("a", now=at))
-            if any(e["type"] == "match_over" for e in events):
-                break
-    assert game.result()["solo"]["sets"] > 0
+            apply(Turn(at, who, pos), at)
+    assert game.phase == "match_over" and sum(game.result()["totals"].values()) > 0
 
 
 def test_memory_turns_judges_and_turns_back() -> None:
@@ -481,7 +520,7 @@ def test_memory_turns_judges_and_turns_back() -> None:
     assert game.groups_on_table() == []
     with pytest.raises(GameError) as err:
         game.apply(Pick(1, "a", tuple(game.table[:3])))
-    assert err.value.code in {"face_down", "not_holder"}
+    assert err.value.code == "face_down"
     with pytest.raises(GameError) as err:
         game.apply(Turn(1, "a", 0))
     assert err.value.code == "not_holder"  # in multi, call first

@@ -305,6 +305,9 @@ class Game:
             else round(clock_end - s.started_at, 3),
             "you": player if player in self.players else None,
         }
+        if not self.variant.flow.removes_claims:  # puzzle: the viewer's own time penalty
+            you = self.players.get(player) if player is not None else None
+            view["penalty_seconds"] = None if you is None else you.penalty_seconds
         if s.phase == "match_over":
             view["result"] = self.result()
         return view
@@ -531,9 +534,9 @@ class Game:
     def _pick(self, a: Pick) -> list[Event]:
         p = self._seat(a.player)
         self._need_phase("playing")
-        self._need_board(p)
         if self.variant.flow.face_down:
             raise GameError("face_down", "the cards lie face down: turn them up one by one")
+        self._need_board(p)
         cards = self._claim(a.cards)
         if self._t.already_found(cards):
             raise GameError("already_found", f"already found: {self.names(cards)!r}")
@@ -556,7 +559,8 @@ class Game:
             raise GameError("bad_pick", f"a pick is {count} different cards, not {shown!r}")
         missing = self._t.missing(cards)
         if missing:
-            names = [self._t.names([c])[0] if c in self.deck else c for c in missing]
+            deck = self.variant.deck.card_set
+            names = [self._t.names([c])[0] if c in deck else c for c in missing]
             raise GameError("not_on_table", f"not on the table: {names!r}")
         return tuple(cards)
 

@@ -23,6 +23,11 @@ with its number (ru, pl, it, de) stays code here, built on the catalog's words:
 - ``de``: ``004``: rot/grün/lila, ausgefüllt/schattiert/umrandet,
   Raute/Oval/Schnörkel.
 
+The variants (issue 10) add the MegaSet border («рамка», «ramka», «bordo», «Rand») and
+the 4Set decks' fourth values (blue, checkered, heart); their flaws (set, pairing,
+count, link) are worded from the web keys of :mod:`setgame.flaw_words`, so that the
+browser says the same sentences (``docs/i18n.md``).
+
 >>> from setgame.cards import parse_card
 >>> card_label(parse_card("2RTD"), "ru")
 'два красных заштрихованных ромба'
@@ -33,8 +38,9 @@ with its number (ru, pl, it, de) stays code here, built on the catalog's words:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
+from setgame import flaw_words
 from setgame.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name
 from setgame.catalog import (
     DEFAULT_LANGUAGE,
@@ -48,6 +54,11 @@ from setgame.catalog import (
 
 if TYPE_CHECKING:
     from setgame.sets import Flaw
+    from setgame.variants.decks import Deck
+    from setgame.variants.flaws import Flaw as VariantFlaw
+
+#: A flaw as :func:`flaw_text` takes it: the standard deck's, a variant's, or the event's dict.
+AnyFlaw: TypeAlias = "Flaw | VariantFlaw | Mapping[str, Any]"
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "check_language"]
 
@@ -151,23 +162,51 @@ def _key(attr: int, value: int) -> str:
     return VALUE_NAMES[attr][value]
 
 
-def attribute_name(attr: int, lang: str = "en") -> str:
-    """The name of an attribute (0 number, 1 color, 2 shading, 3 shape) in ``lang``.
+def attribute_name(attr: int, lang: str = "en", deck: Deck | None = None) -> str:
+    """The name of an attribute (0 number, 1 color, 2 shading, 3 shape; with a
+    ``deck`` of five attributes, 4 border) in ``lang``.
 
     >>> attribute_name(2, "de")
     'Schattierung'
+    >>> from setgame.variants.decks import MEGASET
+    >>> attribute_name(4, "pl", MEGASET)
+    'ramka'
     """
-    return gettext(lang, _ATTRIBUTE_NAMES[_check_attribute(attr)])
+    if deck is None:
+        return gettext(lang, _ATTRIBUTE_NAMES[_check_attribute(attr)])
+    attr = _check_index(attr, deck.width, "attribute")
+    check_language(lang)
+    if attr < 4:
+        return gettext(lang, _ATTRIBUTE_NAMES[attr])
+    return flaw_words.attribute_word(attr, lang)
 
 
-def value_name(attr: int, value: int, lang: str = "en") -> str:
+def value_name(attr: int, value: int, lang: str = "en", deck: Deck | None = None) -> str:
     """One value of one attribute in ``lang``, in its dictionary form (the numeral,
-    the masculine singular adjective, the shape in the singular).
+    the masculine singular adjective, the shape in the singular; the border's
+    adjective as its noun takes it). With a ``deck``, its attributes and values: the
+    MegaSet border, the fourth values of the 4Set decks.
 
     >>> value_name(3, 2, "it"), value_name(1, 2, "de"), value_name(2, 2, "ru")
     ('onda', 'lila', 'пустой')
+    >>> from setgame.variants.decks import FOURSET
+    >>> value_name(1, 3, "it", FOURSET), value_name(3, 3, "de", FOURSET)
+    ('blu', 'Herz')
     """
-    return gettext(lang, _VALUE_NAMES[_check_attribute(attr)][_check_value(value)])
+    if deck is None:
+        return gettext(lang, _VALUE_NAMES[_check_attribute(attr)][_check_value(value)])
+    attr = _check_index(attr, deck.width, "attribute")
+    value = _check_index(value, deck.radix, "attribute value")
+    check_language(lang)
+    if attr < 4 and value < 3:
+        return gettext(lang, _VALUE_NAMES[attr][value])
+    return flaw_words.value_word(attr, value, lang)
+
+
+def _check_index(index: int, size: int, what: str) -> int:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
+        raise ValueError(f"not an {what} of this deck (0-{size - 1}): {index!r}")
+    return index
 
 
 # --- a card in words -------------------------------------------------------------
@@ -282,21 +321,38 @@ _FLAW_FRAMES: Final = (
 )
 
 
-def flaw_text(flaw: Flaw, lang: str = "en") -> str:
-    """Why three cards are no set, on one attribute: "two are red, one is green".
+def flaw_text(flaw: AnyFlaw, lang: str = "en", deck: Deck | None = None) -> str:
+    """Why a pick is not a group of its kind, on one point: "two are red, one is green".
+
+    ``flaw`` is a :class:`setgame.sets.Flaw`, a flaw of :mod:`setgame.variants` (set,
+    pairing, count, link) or the engine's event dict of one (``wrong_call.flaws``);
+    ``deck`` names card ints and bounds the attributes (default: any of the decks, the
+    standard one for card ints; a :class:`setgame.sets.Flaw` is the standard deck's).
 
     >>> from setgame.sets import Flaw
     >>> flaw_text(Flaw(1, 0, 1), "de")
     'zwei sind rot, eine ist grün'
+    >>> flaw_text({"type": "set", "attribute": 4, "common": 0, "odd": 2}, "en")
+    'two have a single border, one has a dotted border'
     """
     check_language(lang)
-    attr = _check_attribute(flaw.attribute)
-    common, odd = _check_value(flaw.common), _check_value(flaw.odd)
-    if common == odd:
-        raise ValueError(f"a flaw needs two different values, got {flaw!r}")
+    width = 4 if _is_standard_flaw(flaw) else 5
+    try:
+        data = flaw_words.normalize(flaw, deck, width=width)
+    except flaw_words.FlawError as error:
+        raise ValueError(str(error)) from None
+    if data["type"] != "set" or data["attribute"] > 3:
+        return flaw_words.text(data, lang)
+    attr, common, odd = data["attribute"], data["common"], data["odd"]
     two, one = _FLAW_WORDS[attr][common][0], _FLAW_WORDS[attr][odd][1]
     frame = _FLAW_FRAMES[attr]
     return pgettext(lang, *frame, common=pgettext(lang, *two), odd=pgettext(lang, *one))
+
+
+def _is_standard_flaw(flaw: object) -> bool:
+    from setgame.sets import Flaw
+
+    return isinstance(flaw, Flaw)
 
 
 # --- whole verdicts and game messages ------------------------------------------------
@@ -310,20 +366,34 @@ def is_set_text(lang: str = "en") -> str:
     return gettext(lang, _IS_SET)
 
 
-def explain_text(flaws: Iterable[Flaw], lang: str = "en") -> str:
-    """The verdict on three cards with every flaw named; no flaws means a set.
+def explain_text(
+    flaws: Iterable[AnyFlaw], lang: str = "en", *, kind: str = "set", deck: Deck | None = None
+) -> str:
+    """The verdict on a pick with every flaw named; no flaws means a group of ``kind``
+    (``set``, ``ultraset``, ``ghostset``, ``4set``: the variant's ``kind.name``).
 
     >>> from setgame.sets import Flaw
     >>> explain_text([Flaw(1, 0, 1), Flaw(2, 0, 2)])
     'Not a set: two are red, one is green; two are solid, one is open.'
     >>> explain_text([], "it")
     'È un SET.'
+    >>> explain_text([{"type": "link", "used": 2, "needed": 1}], "de").split(": ")[0]
+    'Nicht mit dem vorigen SET verbunden'
     """
     check_language(lang)
-    texts = [flaw_text(flaw, lang) for flaw in flaws]
-    if not texts:
-        return is_set_text(lang)
-    return gettext(lang, _NOT_A_SET, flaws="; ".join(texts))
+    flaws = list(flaws)
+    texts = [flaw_text(flaw, lang, deck) for flaw in flaws]
+    linked = any(_flaw_type(flaw) != "link" for flaw in flaws)
+    if kind == "set" and (linked or not texts):  # the classic words, as before
+        return gettext(lang, _NOT_A_SET, flaws="; ".join(texts)) if texts else is_set_text(lang)
+    try:
+        return flaw_words.verdict(kind, texts, lang, linked=linked)
+    except flaw_words.FlawError as error:
+        raise ValueError(str(error)) from None
+
+
+def _flaw_type(flaw: object) -> str:
+    return str(flaw_words.normalize(flaw)["type"])
 
 
 #: Short game messages others may reuse: ``WORDS[lang][key]``.

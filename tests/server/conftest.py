@@ -41,6 +41,8 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``postgresql+asyncpg://...`` of a fresh cluster on loopback, or skip."""
     initdb, postgres = _postgres_bin("initdb"), _postgres_bin("postgres")
     if initdb is None or postgres is None:
+        if os.environ.get("SETGAME_REQUIRE_POSTGRES"):  # scripts/test.sh installs it: a gap
+            pytest.fail("PostgreSQL is not installed (scripts/test.sh should have installed it)")
         pytest.skip("PostgreSQL is not installed")
     pytest.importorskip("asyncpg")
     # Not under pytest's private (0700, root's) temporary folder: postgres must reach it.

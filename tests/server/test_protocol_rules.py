@@ -282,7 +282,8 @@ async def test_r04_wrong_call_event_explains_why_it_is_not_a_set(room: Seat) -> 
     event = await wrong(ann, clients)
     cards = [parse_card(code) for code in event["cards"]]
     expected = [
-        {"attribute": f.attribute, "common": f.common, "odd": f.odd} for f in explain(*cards)
+        {"type": "set", "attribute": f.attribute, "common": f.common, "odd": f.odd}
+        for f in explain(*cards)
     ]
     assert event["flaws"] == expected and expected
 
