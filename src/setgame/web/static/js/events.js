@@ -37,7 +37,8 @@ function verdictText(flaws, why, variant) {
   const kind = KINDS[variant?.name] || "set";
   const linkOnly = flaws.length > 0 && flaws.every((f) => f?.type === "link");
   if (kind === "set" && !linkOnly) return null;
-  return t(["verdict", "no", linkOnly ? "link" : kind].join("."), { flaws: why });
+  const key = ["verdict", "no", linkOnly ? "link" : kind].join("."); // the words module's keys
+  return t(key, { flaws: why });
 }
 
 // Three more cards; after a "no set" vote with a set on the table, the set that was missed.
