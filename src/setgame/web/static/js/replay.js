@@ -21,6 +21,8 @@ function eventItem(ev, ctx) {
   const item = el("li", { text: describe(ev, ctx).text || ev.type });
   if (ev.type === "set_taken" || ev.type === "wrong_call") {
     item.append(miniTable(ev.cards || []));
+  } else if (ev.type === "card_turned" && ev.card) {
+    item.append(miniTable([ev.card])); // Memory: the card turned up
   }
   return item;
 }
