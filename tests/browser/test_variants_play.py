@@ -298,3 +298,30 @@ def test_megaset_lies_in_four_rows_and_its_keys_pick_by_position(
     for code in found[0]:
         page.keyboard.press(page.text_content(f'[data-card="{code}"] .key') or "?")
     wait_score(page, "Meg", 1)
+
+
+def test_puzzle_alone_found_groups_stay_a_repeat_is_refused_a_miss_costs_time(
+    live_server: str, new_page: Any
+) -> None:
+    puzzle = find_variant("puzzle")
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", public=False, variant="puzzle"), "Pz")
+    start(page)
+    table = live(page)
+    groups = claims(puzzle, table, [])
+    expect(page.locator("[data-action=no-set]")).to_be_hidden()  # the table deals by itself
+    for code in groups[0]:
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#found .count")).to_have_text(f"Found 1 of {len(groups)}")
+    expect(page.locator("#found li [data-code]")).to_have_count(3)
+    assert live(page) == table  # found groups stay where they lie
+    for code in groups[0]:  # the same group again: refused, and it costs nothing
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#banner")).to_have_text("That group has been found already.")
+    expect(page.locator("#clock")).not_to_contain_text("wrong picks")
+    wrong = next(list(t) for t in itertools.combinations(table, 3) if list(t) not in groups)
+    for code in wrong:
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#clock")).to_contain_text("+10 s for wrong picks")
+    expect(page.locator("#log")).to_contain_text("10 s added to the time")
+    wait_score(page, "Pz", 1)
