@@ -59,6 +59,16 @@ def claims(variant: Variant, table: list[str], before: list[str]) -> list[list[s
     return [deck.names(group) for group in variant.find(cards, linked)]
 
 
+def tops(page: Page) -> list[float]:
+    """Where the table and the buttons under it stand in the page: nothing may move them
+    (the previous set's box keeps its height from the deal on)."""
+    found: list[float] = page.eval_on_selector_all(
+        "#table, .actions",
+        "els => els.map(e => e.getBoundingClientRect().top + window.scrollY)",
+    )
+    return found
+
+
 def players(new_page: Any, url: str) -> tuple[Page, Page]:
     ann, bob = new_page(), new_page()
     seat([ann, bob], url, ["Ann", "Bob"])
@@ -74,11 +84,13 @@ def test_set_chain_between_two_players_linked_claim_taken_unlinked_refused(
     start(ann)
     expect(ann.locator("#previous")).to_be_visible()  # its place is kept from the deal on
     assert previous(ann) == []
+    still = tops(bob)
     first = claims(chain, live(ann), [])[0]  # auto deal: a claim always lies on the table
     take(ann, "Ann", first)
     for page in (ann, bob):
         wait_score(page, "Ann", 1)
         expect(page.locator("#previous [data-card][data-previous]")).to_have_count(3)
+    assert tops(bob) == still
     assert sorted(previous(bob)) == sorted(first)
     assert not set(first) & set(live(bob))  # the claim left the table
     expect(bob.locator("#previous .rule")).to_contain_text("Use exactly 1 card of the previous set")
@@ -105,6 +117,11 @@ def test_set_chain_between_two_players_linked_claim_taken_unlinked_refused(
         wait_score(page, "Ann", 0)
     link = flaw_text({"type": "link", "used": 0, "needed": 1}, "en")
     expect(bob.locator("#log")).to_contain_text(link)
+    # A set of the table that is only unlinked gets the chain's verdict; else (no set lay
+    # on the table apart from the linked ones) the set's flaws come first.
+    verdict = "Not linked to the previous set" if loose else "not a set"
+    expect(bob.locator("#banner")).to_contain_text(verdict)
+    assert tops(bob) == still
     assert sorted(live(ann)) == sorted(table) and sorted(previous(ann)) == sorted(before)
 
 
