@@ -173,7 +173,9 @@ function renderPrevious() {
   for (const card of box.querySelectorAll("[data-card]")) card.dataset.previous = "";
   const rule = linkRule(variant().links);
   const first = tn("room.previous.first.one", "room.previous.first.other", variant().links);
-  box.querySelector(".rule").textContent = codes.length ? rule : first;
+  const line = box.querySelector(".rule");
+  line.textContent = codes.length ? rule : first;
+  line.title = line.textContent; // cut after two lines on a narrow screen
 }
 
 // Puzzle: the groups found on this table, and how many it holds.
