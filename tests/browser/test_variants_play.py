@@ -60,11 +60,13 @@ def claims(variant: Variant, table: list[str], before: list[str]) -> list[list[s
 
 
 def tops(page: Page) -> list[float]:
-    """Where the table and the buttons under it stand in the page: nothing may move them
-    (the previous set's box keeps its height from the deal on)."""
+    """Where the table stands in the page, and the height of the previous set's box: the
+    box keeps its height from the deal on, so the buttons under it move only when the
+    table itself changes shape (three more cards)."""
     found: list[float] = page.eval_on_selector_all(
-        "#table, .actions",
-        "els => els.map(e => e.getBoundingClientRect().top + window.scrollY)",
+        "#table, #previous",
+        "([t, p]) => [t.getBoundingClientRect().top + window.scrollY,"
+        " p.getBoundingClientRect().height]",
     )
     return found
 
