@@ -281,8 +281,10 @@ def test_simulate_json_has_the_documented_shape(setgame: Any) -> None:
     assert code == 0
     assert err == ""  # no progress bar: stderr is not a terminal
     data = json.loads(out)
-    assert set(data) == {"games", "tables", "leftover", "sets_per_game", "games_per_second"}
-    assert data["games"] == 300
+    assert set(data) == {
+        "variant", "games", "tables", "leftover", "sets_per_game", "games_per_second"
+    }  # fmt: skip
+    assert data["variant"] == "classic" and data["games"] == 300
     assert data["tables"]["12"]["seen"] >= 300
     for count in data["tables"].values():
         assert set(count) == {"seen", "no_set"} and 0 <= count["no_set"] <= count["seen"]
@@ -359,7 +361,8 @@ def test_r17_odds_for_21_cards_is_zero(setgame: Any) -> None:
 
 
 def test_odds_bad_options(setgame: Any) -> None:
-    assert_usage_error(setgame("odds", "--cards", "82"), "'82'")
+    assert_usage_error(setgame("odds", "--cards", "82"), "82")
+    assert_usage_error(setgame("odds", "--cards", "257"), "'257'")
     assert_usage_error(setgame("odds", "--samples", "0"), "--samples")
 
 

@@ -5,8 +5,9 @@ one line on standard error naming the bad token, and exit status 2.
 
 Start-up is kept close to ``import setgame``: this module imports nothing beyond
 the rules core, and answers the hot command lines itself (``setgame``,
-``setgame --help``, ``setgame solve [--json] [CARDS]``). Every other command line
-goes to the Typer app in :mod:`setgame.commands`, whose import alone costs
+``setgame --help``, ``setgame solve [--json] [--variant NAME] [CARDS]``; the
+variants, and NumPy with them, are imported only when ``--variant`` is given).
+Every other command line goes to the Typer app in :mod:`setgame.commands`, whose import alone costs
 several times ``import setgame`` (Typer builds pydantic adapters for each
 parameter), and which imports Rich's tables and progress bars only where a
 command uses them.
@@ -17,10 +18,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from setgame.catalog import gettext, language_from_environment
 from setgame.solving import SolveError, solve_cards, solve_stream
+
+if TYPE_CHECKING:
+    from setgame.variants import Variant
 
 SUMMARY = "SET, the card game: find sets, check them, simulate games, play."
 
@@ -54,29 +58,58 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
+#: The names ``--variant`` takes (the registry's, :data:`setgame.variants.VARIANTS`;
+#: a test keeps them equal), for the help without importing the variants.
+VARIANT_NAMES: tuple[str, ...] = (
+    "classic", "junior", "set-chain", "ultraset", "ultraset-chain", "ultra9", "megaset",
+    "ghostset", "4set", "4set-junior", "puzzle", "shuffle", "memory",
+)  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
     args = list(argv) if argv is not None else sys.argv[1:]
     if not args or args == ["--help"]:
         print(help_text())
         sys.exit(0)
-    if args[0] == "solve" and all(a == "--json" or not a.startswith("-") for a in args[1:]):
-        _solve(args[1:])
+    if args[0] == "solve" and (plain := solve_args(args[1:])) is not None:
+        _solve(*plain)
     from setgame.commands import run
 
     run(args)
 
 
-def _solve(args: list[str]) -> NoReturn:
+def solve_args(args: list[str]) -> tuple[list[str], bool, str | None] | None:
+    """The cards, ``--json`` and ``--variant`` of a plain ``solve`` command line, or
+    None when it has anything else (``--help``, a bad option: Typer answers those)."""
+    cards: list[str] = []
+    as_json, variant = False, None
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--json":
+            as_json = True
+        elif arg == "--variant":
+            variant = next(rest, None)
+            if variant is None:
+                return None
+        elif arg.startswith("--variant="):
+            variant = arg.partition("=")[2]
+        elif arg.startswith("-"):
+            return None
+        else:
+            cards.append(arg)
+    return cards, as_json, variant
+
+
+def _solve(cards: list[str], as_json: bool, name: str | None) -> NoReturn:
     """``setgame solve`` without Typer: the cards given, or the tables on stdin."""
-    as_json = "--json" in args
-    cards = [a for a in args if a != "--json"]
     lang = language_from_environment()  # the words of the catalog (setgame.catalog)
     try:
+        variant = None if name is None else _variant(name)
         if cards:
-            solve_cards(cards, as_json, sys.stdout, lang)
+            solve_cards(cards, as_json, sys.stdout, lang, variant)
         else:
-            solve_stream(sys.stdin, as_json, sys.stdout, lang)
+            solve_stream(sys.stdin, as_json, sys.stdout, lang, variant)
         sys.stdout.flush()
     except SolveError as error:
         exit_with(gettext(lang, "setgame: error: {message}", message=error), 2)
@@ -89,10 +122,20 @@ def _solve(args: list[str]) -> NoReturn:
     sys.exit(0)
 
 
+def _variant(name: str) -> Variant:
+    """The variant called ``name``; a SolveError quoting it (and listing the names)."""
+    from setgame.variants import VariantError, find_variant
+
+    try:
+        return find_variant(name)
+    except VariantError as error:
+        raise SolveError(str(error)) from None
+
+
 def exit_with(message: str, code: int) -> NoReturn:
     sys.stdout.flush()
     print(message, file=sys.stderr)
     sys.exit(code)
 
 
-__all__ = ["COMMANDS", "SUMMARY", "help_text", "main"]
+__all__ = ["COMMANDS", "SUMMARY", "VARIANT_NAMES", "help_text", "main", "solve_args"]

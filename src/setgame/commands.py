@@ -18,17 +18,21 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 from setgame.cards import card_names, parse_cards
 from setgame.catalog import N_, gettext, language_from_environment, ngettext
-from setgame.cli import COMMANDS, SUMMARY, exit_with
+from setgame.cli import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
 from setgame.i18n import LANGUAGES, explain_text
 from setgame.sets import explain
 from setgame.solving import SolveError, solve_cards, solve_stream
+
+if TYPE_CHECKING:  # imported where used: the variants load NumPy
+    from setgame.simulate import SimulationStats
+    from setgame.variants import Variant
 
 app = typer.Typer(
     name="setgame",
@@ -88,6 +92,20 @@ class DeckName(StrEnum):
     beginner = "beginner"
 
 
+VARIANT_HELP = (
+    f"One of {', '.join(VARIANT_NAMES)} (case, spaces and underscores do not matter)."
+)
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name`` (imported here: the variants load NumPy); an unknown
+    one is a usage error quoting it and listing the names."""
+    from setgame.variants import find_variant as lookup
+
+    with bad_input():
+        return lookup(name)
+
+
 # --- solve ----------------------------------------------------------------------
 
 
@@ -95,14 +113,25 @@ class DeckName(StrEnum):
 def solve(
     cards: Annotated[list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per table.")] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            help=f"List the groups of this variant's kind instead of sets. {VARIANT_HELP} Cards "
+            "are in its deck's notation (MegaSet: 5 characters such as 2RTDS; 4Set: also 4, "
+            "B blue, C checkered, H heart); a group has 3, 4 or 6 cards. Chain and puzzle "
+            "variants list every group of their kind (a table alone has no previous claim).",
+        ),
+    ] = None,
 ) -> None:
     """Print the sets among CARDS; with no cards, read tables from standard input,
     one table a line (cards separated by spaces)."""
+    chosen = None if variant is None else find_variant(variant)
     try:
         if cards:
-            solve_cards(cards, as_json, sys.stdout, lang())
+            solve_cards(cards, as_json, sys.stdout, lang(), chosen)
         else:
-            solve_stream(sys.stdin, as_json, sys.stdout, lang())
+            solve_stream(sys.stdin, as_json, sys.stdout, lang(), chosen)
     except SolveError as error:
         fail(str(error))
 
@@ -148,23 +177,49 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same games).")] = 0,
     deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            help=f"Play whole games of this variant. {VARIANT_HELP} --deck beginner only "
+            "with variants on the standard deck.",
+        ),
+    ] = None,
 ) -> None:
     """Play whole games with nobody erring and print statistics (R17).
 
     At each step a uniformly random set on the table is taken; cards are replaced
     only at 12 cards with cards left; three are added when there is no set; a game
-    ends when the deck is empty and no set remains.
+    ends when the deck is empty and no set remains. With --variant, the variant's
+    groups, table size and flow: the table grows by three until it holds a group
+    to claim; chain claims use cards of the previous claim; puzzle keeps found
+    groups until all are found; shuffle deals anew after each claim; memory plays
+    as the normal flow (nobody forgets).
     """
-    from setgame.simulate import simulate as run
-
+    chosen = None if variant is None else find_variant(variant)
     started = time.perf_counter()
     with _progress(games, gettext(lang(), "Simulating")) as advance:
-        stats = run(games, seed, deck.value, progress=advance)
+        stats = _play_games(chosen, games, seed, deck.value, advance)
     seconds = time.perf_counter() - started
     if as_json:
         print(json.dumps(stats.to_json(seconds)))
         return
-    _print_simulation(stats.to_json(seconds))
+    _print_simulation(stats.to_json(seconds), chosen)
+
+
+def _play_games(
+    variant: Variant | None, games: int, seed: int, deck: str, progress: Any
+) -> SimulationStats:
+    """Whole games of ``variant`` (None: classic, by the fast batch loop)."""
+    if variant is None or variant.name == "classic":
+        from setgame.simulate import simulate as run
+
+        return run(games, seed, deck, progress=progress)
+    from setgame.simulate_variants import simulate_variant, variant_cards
+
+    with bad_input():
+        variant_cards(variant, deck)
+    return simulate_variant(variant, games, seed, deck, progress=progress)
 
 
 @contextmanager
@@ -181,16 +236,17 @@ def _progress(total: int, label: str) -> Iterator[Any]:
         yield lambda done: bar.advance(task, done)
 
 
-def _print_simulation(data: dict[str, Any]) -> None:
+def _print_simulation(data: dict[str, Any], variant: Variant | None = None) -> None:
     from rich.table import Table
 
     from setgame.catalog import format_number
 
     language = lang()
     title = ngettext(language, "{n} game", "{n} games", data["games"])
+    if variant is not None and variant.name != "classic":
+        title = gettext(language, "{variant}: {games}", variant=variant.title, games=title)
     table = Table(title=title, title_justify="left")
-    headings = (N_("cards on table"), N_("seen"), N_("no set"), N_("share with no set"))
-    for heading in (gettext(language, h) for h in headings):
+    for heading in _simulation_headings(variant, language):
         table.add_column(heading, justify="right")
     for size, count in data["tables"].items():
         share = count["no_set"] / count["seen"]
@@ -200,9 +256,26 @@ def _print_simulation(data: dict[str, Any]) -> None:
     left = ", ".join(f"{size}: {n}" for size, n in data["leftover"].items())
     out.print(gettext(language, "games by cards left at the end: {left}", left=left))
     per_game = format_number(language, data["sets_per_game"], 3)
-    out.print(gettext(language, "sets per game: {value}", value=per_game))
+    if variant is None or variant.name == "classic":
+        out.print(gettext(language, "sets per game: {value}", value=per_game))
+    else:
+        out.print(gettext(language, "claims per game: {value}", value=per_game))
     speed = format_number(language, data["games_per_second"], 0)
     out.print(gettext(language, "games per second: {value}", value=speed))
+
+
+def _simulation_headings(variant: Variant | None, language: str) -> list[str]:
+    """The columns of the statistics: "no set", or "no UltraSet" for another kind."""
+    if variant is None or variant.kind.name == "set":
+        headings = (N_("cards on table"), N_("seen"), N_("no set"), N_("share with no set"))
+        return [gettext(language, h) for h in headings]
+    kind = {"ultraset": "UltraSet", "ghostset": "GhostSet", "4set": "4Set"}[variant.kind.name]
+    return [
+        gettext(language, "cards on table"),
+        gettext(language, "seen"),
+        gettext(language, "no {kind}", kind=kind),
+        gettext(language, "share with no {kind}", kind=kind),
+    ]
 
 
 # --- odds -----------------------------------------------------------------------
@@ -210,22 +283,61 @@ def _print_simulation(data: dict[str, Any]) -> None:
 
 @app.command(short_help=COMMANDS["odds"])
 def odds(
-    cards: Annotated[int, typer.Option("--cards", min=0, max=81, help="Cards on the table.")] = 12,
+    cards: Annotated[
+        int | None,
+        typer.Option(
+            "--cards", min=0, max=256, help="Cards on the table (default 12, or the variant's)."
+        ),
+    ] = None,
     samples: Annotated[
-        int, typer.Option("--samples", min=1, help="Random draws for the estimate.")
-    ] = 100_000,
+        int | None,
+        typer.Option(
+            "--samples",
+            min=1,
+            help="Random draws for the estimate (default 100000; 20000 with a variant, fewer "
+            "for large tables).",
+        ),
+    ] = None,
     games: Annotated[
-        int, typer.Option("--games", min=1, help="Simulated games for the in-play figure.")
-    ] = 10_000,
+        int | None,
+        typer.Option(
+            "--games",
+            min=1,
+            help="Simulated games for the in-play figure (default 10000; 1000 with a variant).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            help=f"The groups of this variant among random cards of its deck. {VARIANT_HELP}",
+        ),
+    ] = None,
+    every_variant: Annotated[
+        bool,
+        typer.Option(
+            "--every-variant",
+            help="A Markdown table of every variant's figures at its table size.",
+        ),
+    ] = False,
 ) -> None:
     """The probability that CARDS random cards hold no set, and the same during real
-    play, beside the figures the rulebooks quote (R17)."""
+    play, beside the figures the rulebooks quote (R17). With --variant: the mean
+    number of the variant's groups and the share of tables with none (exact where
+    known, and sampled), the same during play, and the published figures."""
+    if every_variant or (variant is not None and find_variant(variant).name != "classic"):
+        _variant_odds(variant, every_variant, cards, samples, games, seed, as_json)
+        return
+    cards = 12 if cards is None else cards
+    samples = 100_000 if samples is None else samples
+    games = 10_000 if games is None else games
     from setgame import odds as odds_module
     from setgame.simulate import simulate as run
 
-    exact = odds_module.exact_no_set(cards)
+    with bad_input():
+        exact = odds_module.exact_no_set(cards)
     sampled = odds_module.sample_no_set(cards, samples, seed)
     language = lang()
     with _progress(games, gettext(language, "Simulating play")) as advance:
@@ -236,6 +348,41 @@ def odds(
         print(json.dumps(_odds_json(cards, exact, sampled, play, games, notes)))
         return
     _print_odds(cards, exact, random_cards, sampled, play, samples, games)
+
+
+def _variant_odds(
+    name: str | None,
+    every: bool,
+    cards: int | None,
+    samples: int | None,
+    games: int | None,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """``odds --variant NAME`` and ``odds --every-variant``."""
+    from setgame import odds_variants
+    from setgame.variants import VARIANTS
+
+    if every and (name is not None or cards is not None):
+        fail(gettext(lang(), "--every-variant takes no --variant or --cards"))
+    chosen = list(VARIANTS.values()) if every else [find_variant(str(name))]
+    games = 1000 if games is None else games
+    with bad_input():
+        for variant in chosen:
+            odds_variants.check_request(variant, cards, samples)
+    rows = []
+    with _progress(games * len(chosen), gettext(lang(), "Simulating play")) as advance:
+        for variant in chosen:
+            stats = _play_games(variant, games, seed, "full", advance)
+            rows.append(odds_variants.variant_odds(variant, cards, samples, seed, stats))
+    if as_json:
+        data = [row.to_json() for row in rows]
+        print(json.dumps(data if every else data[0]))
+    elif every:
+        print(odds_variants.markdown_table(rows, lang()), end="")
+    else:
+        for line in odds_variants.text_lines(rows[0], lang()):
+            out.print(line, markup=False)
 
 
 def _print_odds(
@@ -397,6 +544,15 @@ def play(
     bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
     level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
     deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
+    variant: Annotated[
+        str, typer.Option("--variant", help="Variant (classic, set-chain, ultraset, ...).")
+    ] = "classic",
+    puzzle: Annotated[
+        bool, typer.Option("--puzzle", help="The daily puzzle (of DATE, YYYY-MM-DD; today).")
+    ] = False,
+    date: Annotated[
+        str | None, typer.Argument(help="With --puzzle: the day (default: today, UTC).")
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
     language: Annotated[
         Language | None, typer.Option("--lang", help="Language (default: the environment's).")
@@ -406,9 +562,12 @@ def play(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
 ) -> None:
-    """Play SET in the terminal: solo, against bots, practice, or online."""
+    """Play SET in the terminal: solo, against bots, practice, or online; any variant,
+    or the daily puzzle (--puzzle [DATE])."""
     from setgame.tui import run as run_tui
 
+    chosen, day = _play_variant(variant, puzzle, date, deck.value)
+    extra = {"variant": chosen, "day": day} if chosen != "classic" else {}
     run_tui(
         mode=mode.value,
         bots=bots,
@@ -418,7 +577,36 @@ def play(
         lang=language.value if language is not None else lang(),
         connect=connect,
         name=name,
+        **extra,
     )
+
+
+def _play_variant(variant: str, puzzle: bool, date: str | None, deck: str) -> tuple[str, str]:
+    """The variant and day to play, checked as a room's settings are. ``--puzzle`` is the
+    puzzle variant on a day: today in UTC by default; a future day is refused, as the
+    server does."""
+    import datetime
+
+    from setgame.game import Settings
+    from setgame.variants import find_variant, parse_day
+
+    with bad_input():
+        chosen = find_variant(variant).name
+    if date is not None and not puzzle:
+        fail(f"a date goes with --puzzle: {date!r}")
+    day = ""
+    if puzzle:
+        if chosen not in ("classic", "puzzle"):
+            fail(f"--puzzle plays the puzzle variant, not {variant!r}")
+        today = datetime.datetime.now(datetime.UTC).date()
+        with bad_input():
+            wanted = today if date is None else parse_day(date)
+        if wanted > today:
+            fail(f"no puzzle for a future date: {date!r} (today is {today.isoformat()}, UTC)")
+        chosen, day = "puzzle", wanted.isoformat()
+    with bad_input():
+        Settings(variant=chosen, deck=deck, day=day)
+    return chosen, day
 
 
 def run(args: list[str]) -> NoReturn:

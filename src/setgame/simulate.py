@@ -80,6 +80,8 @@ class SimulationStats:
     leftover: Mapping[int, int] = field(default_factory=dict)
     """Games by the number of cards left on the table at the end."""
     sets_taken: int = 0
+    variant: str = "classic"
+    """The variant played (:mod:`setgame.variants`; :mod:`setgame.simulate_variants`)."""
 
     @property
     def sets_per_game(self) -> float:
@@ -90,6 +92,7 @@ class SimulationStats:
         time the caller measured for the run (it gives ``games_per_second``)."""
         speed = self.games / seconds if seconds else None
         return {
+            "variant": self.variant,
             "games": self.games,
             "tables": {
                 str(size): {"seen": count.seen, "no_set": count.no_set}
@@ -137,7 +140,7 @@ def simulate(
     ``progress``, if given, is called with the number of games just finished, batch
     by batch.
     """
-    _check_games(games)
+    check_games(games)
     cards = np.array(_deck_cards(deck), dtype=np.uint8)
     rng = np.random.default_rng(seed)
     tally = _Tally()
@@ -150,7 +153,8 @@ def simulate(
     return tally.freeze(games, deck)
 
 
-def _check_games(games: int) -> None:
+def check_games(games: int) -> None:
+    """A ``ValueError`` quoting ``games`` unless it is a positive int."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"the number of games must be a positive integer, not {games!r}")
 
@@ -242,7 +246,7 @@ def simulate_plain(games: int, seed: int, deck: str = "full") -> SimulationStats
     Python (the third card of each pair looked up in ``THIRD``). The baseline for
     the benchmark and the cross-check for the tests; the random streams differ, so
     the two agree in distribution, not game by game."""
-    _check_games(games)
+    check_games(games)
     cards = _deck_cards(deck)
     rng = random.Random(seed)
     seen: Counter[int] = Counter()

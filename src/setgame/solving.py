@@ -14,12 +14,15 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from setgame.batch import BATCH_MIN, find_array, find_sets_batch
 from setgame.cards import CARDS, LETTERS, Card, card_name, parse_cards
 from setgame.catalog import gettext, ngettext
 from setgame.sets import THIRD, Triple, find_sets
+
+if TYPE_CHECKING:  # the variants (and NumPy) are imported only for ``--variant``
+    from setgame.variants import Deck, Variant
 
 #: Bytes read from standard input at most at a time.
 CHUNK: Final = 1 << 16
@@ -35,24 +38,43 @@ class SolveError(ValueError):
     """Bad input to ``setgame solve``: the message quotes it (and names its line)."""
 
 
-def solve_cards(tokens: Sequence[str], as_json: bool, out: IO[str], lang: str = "en") -> None:
-    """Write the sets among the cards named by ``tokens`` (text in ``lang``)."""
-    cards = _parse(list(tokens), 0, lang)
-    out.write(_format(cards, find_sets(cards), as_json, lang))
+def solve_cards(
+    tokens: Sequence[str],
+    as_json: bool,
+    out: IO[str],
+    lang: str = "en",
+    variant: Variant | None = None,
+) -> None:
+    """Write the sets among the cards named by ``tokens`` (text in ``lang``); with a
+    ``variant`` other than classic, its groups (see :func:`solve_variant`)."""
+    if _is_classic(variant):
+        cards = _parse(list(tokens), 0, lang)
+        out.write(_format(cards, find_sets(cards), as_json, lang))
+    else:
+        assert variant is not None
+        out.write(solve_variant(variant, list(tokens), 0, as_json, lang))
 
 
-def solve_stream(stream: IO[str], as_json: bool, out: IO[str], lang: str = "en") -> None:
+def solve_stream(
+    stream: IO[str],
+    as_json: bool,
+    out: IO[str],
+    lang: str = "en",
+    variant: Variant | None = None,
+) -> None:
     """Write the sets of each non-blank line of ``stream`` (a table, its cards
     separated by blanks), chunk by chunk, flushing after each; text answers are
     separated by a blank line. A bad line raises SolveError naming it, after the
-    answers to the lines before it."""
+    answers to the lines before it. With a ``variant`` other than classic, the
+    groups of its kind, a line at a time."""
     separator = "" if as_json else "\n"
     lead = ""  # what goes before the next answer: the separator once one is written
     number = 0
+    classic = _is_classic(variant)
     for block in _blocks(stream):
-        texts = _answer_uniform(block, as_json, lang)
+        texts = _answer_uniform(block, as_json, lang) if classic else None
         if texts is None:
-            texts, error = _answer_lines(block, number, as_json, lang)
+            texts, error = _answer_lines(block, number, as_json, lang, variant)
         else:
             error = None
         number += block.count("\n")
@@ -65,22 +87,30 @@ def solve_stream(stream: IO[str], as_json: bool, out: IO[str], lang: str = "en")
 
 
 def _answer_lines(
-    block: str, number: int, as_json: bool, lang: str
+    block: str, number: int, as_json: bool, lang: str, variant: Variant | None = None
 ) -> tuple[list[str], SolveError | None]:
     """The answers to the lines of ``block`` up to the first bad one (and its error);
     ``number`` is the line number before the block."""
     tables: list[list[Card]] = []
+    answers: list[str] = []  # a variant's, answered line by line
     error = None
     lines = block.split("\n")  # not splitlines(): only a newline ends a line, as it is counted
     if not lines[-1]:
         lines.pop()
+    classic = _is_classic(variant)
     for at, line in enumerate(lines, number + 1):
         if tokens := line.split():
             try:
-                tables.append(_parse(tokens, at, lang))
+                if classic:
+                    tables.append(_parse(tokens, at, lang))
+                else:
+                    assert variant is not None
+                    answers.append(solve_variant(variant, tokens, at, as_json, lang))
             except SolveError as bad:
                 error = bad
                 break
+    if not classic:
+        return answers, error
     sets = find_sets_batch(tables)
     return [_format(t, s, as_json, lang) for t, s in zip(tables, sets, strict=True)], error
 
@@ -211,3 +241,56 @@ def _format(cards: list[Card], sets: list[Triple], as_json: bool, lang: str) -> 
     names = " ".join(map(_NAMES.__getitem__, cards))
     head = _head(len(sets), len(cards), lang).format(list=names)
     return "\n".join([head, *("  " + " ".join(map(_NAMES.__getitem__, s)) for s in sets)]) + "\n"
+
+
+# --- the variants (``--variant NAME``) --------------------------------------------
+
+
+def _is_classic(variant: Variant | None) -> bool:
+    return variant is None or variant.name == "classic"
+
+
+def solve_variant(variant: Variant, tokens: list[str], line: int, as_json: bool, lang: str) -> str:
+    """The answer for one table of ``variant``: its cards in the notation of the
+    variant's deck, and every group of the variant's kind among them (chain and
+    puzzle flows too: there is no previous claim and nothing found on a table
+    given alone), in the shape and words of a classic answer. Bad input (a card of
+    another deck, a repeat, GhostSets among more than 30 cards) raises SolveError."""
+    import json
+
+    deck = variant.deck
+    try:
+        cards = deck.parse_many(tokens)
+        groups = variant.kind.find(cards, deck)
+    except ValueError as error:
+        where = gettext(lang, "line {line}: {error}", line=line, error=error)
+        raise SolveError(where if line else str(error)) from None
+    name = _deck_names(deck)
+    names = [name[c] for c in cards]
+    listed = [[name[c] for c in group] for group in groups]
+    if as_json:
+        return json.dumps({"cards": names, "sets": listed}) + "\n"
+    count = group_count(lang, variant.kind.name, len(groups))
+    among = ngettext(lang, "{n} card", "{n} cards", len(cards))
+    head = gettext(lang, "{sets} among {cards}: {list}", sets=count, cards=among,
+                   list=" ".join(names))  # fmt: skip
+    return "\n".join([head, *("  " + " ".join(group) for group in listed)]) + "\n"
+
+
+@cache
+def _deck_names(deck: Deck) -> tuple[str, ...]:
+    """The notation of every card int of ``deck`` ("" for an int not in it): one
+    lookup a card instead of ``deck.name_of``'s digits."""
+    cards = deck.card_set
+    return tuple(deck.name_of(c) if c in cards else "" for c in range(deck.space))
+
+
+def group_count(lang: str, kind: str, n: int) -> str:
+    """"3 UltraSets" in ``lang``: ``n`` groups of the kind named ``kind``."""
+    if kind == "ultraset":
+        return ngettext(lang, "{n} UltraSet", "{n} UltraSets", n)
+    if kind == "ghostset":
+        return ngettext(lang, "{n} GhostSet", "{n} GhostSets", n)
+    if kind == "4set":
+        return ngettext(lang, "{n} 4Set", "{n} 4Sets", n)
+    return ngettext(lang, "{n} set", "{n} sets", n)
