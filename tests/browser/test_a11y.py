@@ -186,10 +186,8 @@ def test_variant_rooms_pass_axe(
 ) -> None:
     """Set-Chain with its previous set shown apart, Memory with face-down and turned cards,
     Puzzle with a group found, and MegaSet's 4-row table."""
-    from browser.test_variants_play import skip_without_variant_rooms
     from setgame.variants import find_variant
 
-    skip_without_variant_rooms(live_server)
     chain = find_variant("set-chain")
     page = a11y_page(theme)
     join(page, create_room(live_server, mode="solo", variant="set-chain", public=False), "Sol")

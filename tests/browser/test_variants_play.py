@@ -1,6 +1,6 @@
 """Variants in the web room (issue 10), played by really clicking in Chromium: two players
-in two browser contexts play Set-Chain and UltraSet; one plays Memory alone; the home form
-offers every variant of the registry.
+in two browser contexts play Set-Chain, UltraSet and Memory; one plays Memory, MegaSet and
+Puzzle alone; the home form offers every variant of the registry; a chain game replays.
 
 The right cards are computed from what the page shows (``#table [data-card]``, the previous
 set ``#previous [data-card]``, face-down cards ``[data-down]``) with ``setgame.variants``.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -21,19 +20,6 @@ from setgame.variants import VARIANTS, find_variant
 from setgame.variants.registry import Variant
 
 pytestmark = pytest.mark.browser
-
-
-def skip_without_variant_rooms(base: str) -> None:
-    """Skip (only) while the server refuses the ``variant`` setting as unknown: the server
-    side of issue 10 lands on main apart from this client."""
-    reply = httpx.post(f"{base}/api/rooms", json={"variant": "ultraset", "public": False})
-    if reply.status_code == 400 and "unknown field `variant`" in reply.text:
-        pytest.skip("this server has no variant rooms yet")
-
-
-@pytest.fixture(autouse=True)
-def variant_rooms(live_server: str) -> None:
-    skip_without_variant_rooms(live_server)
 
 
 def codes(page: Page, selector: str) -> list[str]:
