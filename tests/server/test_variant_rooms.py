@@ -21,7 +21,7 @@ from setgame.server.protocol import RoomSettings
 from setgame.server.storage import games, rooms
 from setgame.variants import Deck, find_variant
 
-from .roomkit import registry
+from .roomkit import FakeConnection, registry
 
 
 @pytest.fixture
@@ -147,6 +147,11 @@ async def test_a_megaset_room_speaks_five_character_codes_and_shows_no_undealt_c
         table = ann.table
         assert len(table) >= 16 and all(len(code) == 5 for code in table)
         assert codes_in(ann.state, deck) == set(table)
+        while not table_groups(ann.state):  # 16 MegaSet cards hold no set 8% of the time
+            await ann.no_set()
+            await ann.wait_event("cards_added")
+            table = ann.table
+        assert codes_in(ann.state, deck) == set(table)
         group = table_groups(ann.state)[0]
         await ann.pick(group)
         update = await ann.wait_update(lambda state: state["table"] != table)
@@ -160,6 +165,9 @@ async def test_a_megaset_room_speaks_five_character_codes_and_shows_no_undealt_c
 async def test_a_4set_room_reads_its_own_letters(live_server: Any) -> None:
     async with await seated(live_server, mode="solo", variant="4set") as ann:
         assert ann.state is not None and len(ann.table) == 15
+        while not table_groups(ann.state):  # 0.02% of 15-card tables hold no 4Set
+            await ann.no_set()
+            await ann.wait_event("cards_added")
         group = table_groups(ann.state)[0]
         await ann.pick(group)
         taken = await ann.wait_event("set_taken")
@@ -346,3 +354,36 @@ async def test_practice_hints_reveal_a_claim_of_the_variant(live_server: Any) ->
         with pytest.raises(ServerError) as refused:
             await ann.hint()
         assert refused.value.code == "no_hints"
+
+
+@pytest.mark.parametrize("variant", ["memory", "set-chain", "megaset", "4set-junior"])
+async def test_a_variant_room_comes_back_as_it_was_after_a_restart(
+    tmp_path: Path, variant: str
+) -> None:
+    path = tmp_path / "restart.db"
+    async with registry(path) as reg:
+        room = await reg.create(RoomSettings(mode="solo", variant=variant), "10.0.0.1")
+        conn = FakeConnection()
+        room.attach(conn)
+        ann = await room.join(conn, "Ann", "10.0.0.1")
+        await room.start(ann)
+        for _ in range(2):  # two claims (Memory: two cards turned up)
+            if variant == "memory":
+                await room.turn(ann, len(room.game.turned))
+            else:
+                while not room.game.groups_on_table():  # MegaSet: 8% of tables hold none
+                    await room.no_set(ann)
+                group = room.game.groups_on_table()[0]
+                await room.pick(ann, room.game.names(group), room.version)
+        before = room.view(ann)
+        room.detach(conn)
+    async with registry(path, restore=True) as reg:
+        again = await reg.load(room.id)
+        assert again is not None
+        after = again.view(ann)
+    for state in (before, after):
+        for key in ("clock", "deadline_in", "watchers"):
+            state.pop(key, None)
+        for entry in state["players"]:
+            entry.pop("connected", None)
+    assert after == before and after["variant"]["name"] == variant

@@ -30,6 +30,8 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
+from setgame.server import account_api
+from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -393,6 +395,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/words/{lang}", words),
         Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
+        *account_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -414,9 +417,11 @@ def build(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
+        account_api.open_accounts(app, storage)
         rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
+        keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
@@ -425,10 +430,12 @@ def build(
         finally:
             trimmer.cancel()
             await players.close()
+            await people.close(keeper)
             await rooms.close()
             await storage.close()
 
-    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=proxy_middleware(limits))
+    middleware = proxy_middleware(limits) + account_api.middleware(limits)
+    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
     app.state.storage = storage
