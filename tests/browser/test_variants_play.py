@@ -339,3 +339,26 @@ def test_puzzle_alone_found_groups_stay_a_repeat_is_refused_a_miss_costs_time(
     expect(page.locator("#clock")).to_contain_text("+10 s for wrong picks")
     expect(page.locator("#log")).to_contain_text("10 s added to the time")
     wait_score(page, "Pz", taken + 1)
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "then"),
+    [
+        ("en", "uses exactly 2 cards of the previous one", "Use exactly 2 cards of the previous"),
+        ("ru", "использует ровно 2 карты предыдущего", "Используйте ровно 2 карты предыдущего"),
+        ("pl", "używa dokładnie 2 kart poprzedniego", "Użyj dokładnie 2 kart poprzedniego"),
+    ],
+)
+def test_ultraset_chain_says_how_many_cards_of_the_previous_set_in_each_language(
+    live_server: str, new_page: Any, lang: str, first: str, then: str
+) -> None:
+    chain = find_variant("ultraset-chain")
+    page = new_page()
+    url = create_room(live_server, mode="solo", public=False, variant="ultraset-chain")
+    join(page, f"{url}?lang={lang}", "Ul")
+    start(page)
+    expect(page.locator("#previous .rule")).to_contain_text(first)
+    for code in claims(chain, live(page), [])[0]:
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#previous [data-card]")).to_have_count(4)
+    expect(page.locator("#previous .rule")).to_contain_text(then)
