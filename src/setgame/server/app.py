@@ -43,6 +43,7 @@ from setgame.server.edge import (
 )
 from setgame.server.limits import Limits
 from setgame.server.puzzle import daily as daily_puzzle
+from setgame.server.puzzle import utc_now
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
@@ -215,6 +216,15 @@ async def replay_page(request: Request) -> Response:
     return _page(request, "replay", game_id=request.path_params["game_id"])
 
 
+async def puzzle_page(request: Request) -> Response:
+    """The daily puzzle, ``?date=YYYY-MM-DD`` for a past day (today, UTC, without it). The
+    page gets today's date from the server's clock (the browser's may be wrong), reads the
+    date, and plays it as a solo room: creating that room refuses a bad or future day."""
+    day = request.query_params.get("date", "")[:40]  # quoted back by the page, so bounded
+    today = utc_now().date().isoformat()  # the server's one today (setgame.server.puzzle)
+    return _page(request, "puzzle", day=day, today=today)
+
+
 # --- JSON API ---------------------------------------------------------------
 
 
@@ -385,6 +395,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
+        Route("/puzzle", puzzle_page),
         Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/schema", schema),

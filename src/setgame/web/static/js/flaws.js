@@ -9,8 +9,8 @@ import { flawText as knownFlawText, fmt, t, tn } from "./common.js";
 
 // The English names of the attributes and values by index (the keys' names): attribute 4
 // is MegaSet's border, value 3 the fourth value of the 4Set decks.
-export const ATTRIBUTES = ["number", "color", "shading", "shape", "border"];
-export const VALUES = [
+const ATTRIBUTES = ["number", "color", "shading", "shape", "border"];
+const VALUES = [
   ["one", "two", "three", "four"],
   ["red", "green", "purple", "blue"],
   ["solid", "striped", "open", "checkered"],
@@ -21,8 +21,7 @@ export const VALUES = [
 // Keys built from names, not written out: these keys belong to the words module
 // (src/setgame/flaw_words.py), which puts them in the catalog.
 const key = (...parts) => parts.join(".");
-export const attributeWord = (i) => t(key("attr", ATTRIBUTES[i] ?? i));
-export const valueWord = (i, v) => t(key("value", ATTRIBUTES[i] ?? i, VALUES[i]?.[v] ?? v));
+const attributeWord = (i) => t(key("attr", ATTRIBUTES[i] ?? i));
 
 // A set flaw: the server's sentence for the standard deck's attributes (/api/words),
 // else composed (MegaSet's border).

@@ -4,7 +4,6 @@
 
 import { cardSVG, ensureDefs, labelMarks } from "./cards.js";
 import { cardLabel, el, t } from "./common.js";
-import { valueWord } from "./flaws.js";
 import { keyFor } from "./keys.js";
 
 // MegaSet's 16 cards lie in 4 rows of 4; every other table in 3 rows.
@@ -15,20 +14,8 @@ export function colorLetters() {
   return { R: t("cb.R"), G: t("cb.G"), P: t("cb.P") };
 }
 
-// The value letters of every deck's attributes, by index (the 4Set decks add a fourth
-// value to each; MegaSet adds the border).
-const LETTERS = ["1234", "RGPB", "STOC", "DOSH", "SDT"];
-
-// A card's name in the page language: the server's words for the standard deck; a MegaSet
-// card is its standard card with its border; a 4Set card its four values in a row.
-export function cardName(code) {
-  if (typeof code !== "string") return t("card.down");
-  const known = cardLabel(code);
-  if (known !== code) return known;
-  const word = (letter, i) => valueWord(i, LETTERS[i]?.indexOf(letter));
-  if (code.length === 5) return t("card.bordered", { card: cardLabel(code.slice(0, 4)), border: word(code[4], 4) });
-  return [...code].map(word).join(", ");
-}
+// A card's name in the page language (common.js names the cards of every deck).
+export const cardName = (code) => (typeof code === "string" ? cardLabel(code) : t("card.down"));
 
 // A card element. `attr` is "data-card" on a live table and something else
 // elsewhere (replays), so that only live table cards carry data-card. A null code is
