@@ -2,9 +2,10 @@
 // time, showing the table and scores after it and the events it caused.
 // Cards here carry data-code, not data-card: only live tables use data-card.
 
-import { el, fmt, init, t } from "./common.js";
+import { el, init, t } from "./common.js";
 import { describe } from "./events.js";
 import { renderTable, rowsFor } from "./table.js";
+import { miniTable, renderFound, renderPrevious } from "./variantview.js";
 
 const $ = (sel) => document.querySelector(sel);
 let steps = [];
@@ -27,12 +28,6 @@ function eventItem(ev, ctx) {
   return item;
 }
 
-function miniTable(codes) {
-  const cards = el("div", { class: "table mini" });
-  renderTable(cards, codes, { attr: "data-code", keys: false });
-  return cards;
-}
-
 function show(i) {
   at = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[at];
@@ -40,14 +35,8 @@ function show(i) {
   const state = step.state || {};
   const opts = { attr: "data-code", keys: false };
   renderTable($("#rtable"), state.table || [], { ...opts, rows: rowsFor(state.variant) });
-  // Chain variants: the previous set, apart from the table; Puzzle: the groups found.
-  const previous = state.previous || [];
-  $("#rprevious").hidden = !previous.length;
-  renderTable($("#rprevious .table"), previous, { ...opts, rows: 1 });
-  const found = state.found || [];
-  $("#rfound").hidden = !state.variant || state.variant.flow !== "puzzle";
-  $("#rfound .count").textContent = t("room.found", { k: fmt(found.length), n: fmt(state.groups ?? 0) });
-  $("#rfound ol").replaceChildren(...found.map((group) => el("li", {}, miniTable(group))));
+  renderPrevious($("#rprevious"), state, false); // chain variants, apart from the table
+  renderFound($("#rfound"), state); // Puzzle
   $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");
   $("#rscores").replaceChildren(
     ...(state.players || []).map((p) =>

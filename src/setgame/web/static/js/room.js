@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, deckName, displayName, el, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
+import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -17,7 +17,7 @@ import {
   previousKey,
 } from "./keys.js";
 import { relabelKeys, renderTable, rowsFor } from "./table.js";
-import { linkRule } from "./flaws.js";
+import { isChain, isMemory, isPuzzle, renderFound, renderPrevious, variantOf, withMiss } from "./variantview.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 
@@ -94,14 +94,12 @@ const liftsOnCards = () => state?.settings?.lockout_lift === "set_or_cards";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
 
-// The variant as the view describes it (docs: the view's `variant`); a view without
-// one is Classic.
-const CLASSIC = { name: "classic", title: "Classic", claim: 3, links: 0, flow: "normal" };
-const variant = () => state?.variant || CLASSIC;
+// The variant as the view describes it (its `variant`), see variantview.js.
+const variant = () => variantOf(state);
 const claimSize = () => variant().claim || 3;
-const memory = () => variant().flow === "memory";
-const chained = () => (variant().links || 0) > 0;
-const puzzle = () => variant().flow === "puzzle";
+const memory = () => isMemory(state);
+const chained = () => isChain(state);
+const puzzle = () => isPuzzle(state);
 const rows = () => rowsFor(variant());
 const previous = () => state?.previous || [];
 const pickable = () => [...(state?.table || []).filter(Boolean), ...previous()];
@@ -139,20 +137,13 @@ function restoreLog() {
 
 // --- rendering --------------------------------------------------------------
 
-// The table as shown: in Memory a miss stays face up a moment before it turns back.
-function shownTable() {
-  const codes = [...(state?.table || [])];
-  if (miss) miss.positions.forEach((at, i) => at < codes.length && (codes[at] = miss.cards[i]));
-  return codes;
-}
-
 function renderCards() {
   const table = $("#table");
-  renderTable(table, shownTable(), { rows: rows() });
+  renderTable(table, withMiss(state?.table, miss), { rows: rows() });
   const live = pickable();
   selected = selected.filter((c) => live.includes(c));
   hintCards = hintCards.filter((c) => live.includes(c));
-  renderPrevious();
+  renderPrevious($("#previous"), state);
   for (const card of [...table.children, ...$("#previous .table").children]) {
     const code = card.dataset.card;
     if (!code) continue;
@@ -162,44 +153,9 @@ function renderCards() {
     card.setAttribute("aria-pressed", String(selected.includes(code)));
   }
   table.classList.toggle("held", Boolean(state?.holder));
-  renderFound();
+  renderFound($("#found"), state);
 }
 
-// Chain variants: the previous set apart from the table, selectable like the table's cards.
-// The box keeps its place from the deal on, so nothing under the pointer moves when it fills.
-function renderPrevious() {
-  const box = $("#previous");
-  box.hidden = !chained();
-  if (!chained()) return;
-  const codes = previous();
-  renderTable(box.querySelector(".table"), codes, { rows: 1, keyOf: previousKey, pos: false });
-  for (const card of box.querySelectorAll("[data-card]")) card.dataset.previous = "";
-  const rule = linkRule(variant().links);
-  const first = tn("room.previous.first.one", "room.previous.first.other", variant().links);
-  const line = box.querySelector(".rule");
-  line.textContent = codes.length ? rule : first;
-  line.title = line.textContent; // cut after two lines on a narrow screen
-}
-
-// Puzzle: the groups found on this table, and how many it holds.
-function renderFound() {
-  const box = $("#found");
-  box.hidden = !puzzle();
-  if (!puzzle()) return;
-  const found = state?.found || [];
-  box.querySelector(".count").textContent = t("room.found", { k: fmt(found.length), n: fmt(state?.groups ?? 0) });
-  const list = box.querySelector("ol");
-  const drawn = found.map((group) => group.join(" ")).join(",");
-  if (list.dataset.drawn === drawn) return; // drawn already: the found groups do not flicker
-  list.dataset.drawn = drawn;
-  list.replaceChildren(
-    ...found.map((group) => {
-      const mini = el("div", { class: "table mini" });
-      renderTable(mini, group, { attr: "data-code", keys: false });
-      return el("li", {}, mini);
-    }),
-  );
-}
 
 function show(name, visible, disabled = false) {
   const b = act(name);
