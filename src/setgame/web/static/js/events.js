@@ -29,7 +29,14 @@ function wrongText(ev, who, variant) {
 }
 
 // The kind of group a variant's claims are (the view's variant has no kind: its name tells).
-const KINDS = { ultraset: "ultraset", "ultraset-chain": "ultraset", ultra9: "ultraset", ghostset: "ghostset", "4set": "4set", "4set-junior": "4set" };
+const KINDS = {
+  ultraset: "ultraset",
+  "ultraset-chain": "ultraset",
+  ultra9: "ultraset",
+  ghostset: "ghostset",
+  "4set": "4set",
+  "4set-junior": "4set",
+};
 
 // "Not an UltraSet: ...", "Not linked to the previous set: ..." (the words module's
 // verdict keys); null for a set's flaws, worded as before.
