@@ -362,3 +362,45 @@ def test_ultraset_chain_says_how_many_cards_of_the_previous_set_in_each_language
         page.click(f'[data-card="{code}"]')
     expect(page.locator("#previous [data-card]")).to_have_count(4)
     expect(page.locator("#previous .rule")).to_contain_text(then)
+
+
+def memory_replay() -> dict[str, Any]:
+    """The replay (as GET /api/games/<id>/replay answers it) of a Memory game alone: the
+    deal, two cards turned up, then a third that misses; the views are a spectator's."""
+    from setgame.actions import Action, Join, Start, Turn
+    from setgame.game import Game, Settings
+
+    game = Game(Settings(variant="memory", mode="solo"), 7)
+    actions: list[Action] = [Join(at=0, player="p1", name="Mo"), Start(at=1, player="p1")]
+    actions += [Turn(at=2 + i, player="p1", position=i) for i in range(3)]
+    steps = []
+    for version, action in enumerate(actions, 1):
+        events = game.apply(action)
+        steps.append(
+            {"version": version, "at": action.at, "events": events, "state": game.view(None)}
+        )
+    players = [{"id": "p1", "name": "Mo"}]
+    return {"game": "memo", "room": "r", "settings": {}, "players": players, "events": steps}
+
+
+def test_a_memory_replay_shows_face_down_cards_and_the_ones_turned_up(
+    live_server: str, new_page: Any
+) -> None:
+    replay = memory_replay()
+    steps = replay["events"]
+    assert steps[-1]["events"][-1]["type"] == "wrong_call"  # seed 7: the three miss
+    page = new_page()
+    page.route("**/api/games/memo/replay", lambda route: route.fulfill(json=replay))
+    page.goto(f"{live_server}/replay/memo")
+    table = page.locator("#rtable")
+    expect(table.locator("[data-down]")).to_have_count(12)  # the deal, face down
+    expect(table.locator("[data-code]")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    turned = steps[2]["events"][0]["card"]
+    expect(table.locator(f'[data-code="{turned}"]')).to_have_count(1)  # one turned up
+    expect(page.locator(f'#revents [data-code="{turned}"]')).to_have_count(1)
+    page.keyboard.press("End")  # the miss: the three turn face down again
+    expect(table.locator("[data-down]")).to_have_count(12)
+    expect(page.locator("#revents li")).to_have_count(2)
+    expect(page.locator("#revents")).to_contain_text("Mo: not a set")
+    expect(page.locator("[data-card]")).to_have_count(0)
