@@ -206,6 +206,8 @@ def test_home_form_offers_every_variant_with_its_description(
 ) -> None:
     page = new_page()
     page.goto(f"{live_server}/")
+    # home.js fills the list once the page's words are loaded
+    expect(page.locator("select[name=variant] option")).to_have_count(len(VARIANTS))
     options = page.eval_on_selector_all(
         "select[name=variant] option", "els => els.map(e => [e.value, e.textContent])"
     )
