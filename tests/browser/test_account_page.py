@@ -97,7 +97,7 @@ def test_the_leaderboard_page_lists_established_players_linking_to_profiles(
     import asyncio
     import concurrent.futures
 
-    from setgame.server.account_tables import ratings
+    from setgame.server.account_tables import player_games, ratings
     from setgame.server.accounts import Accounts
     from setgame.server.storage import Storage
 
@@ -116,6 +116,15 @@ def test_the_leaderboard_page_lists_established_players_linking_to_profiles(
                 values = {"account": account.id, "family": family, "mu": mu, "sigma": 2.0,
                           "games": games}
                 await storage.write((ratings.insert().values(values), {}))
+                if name == "Ann":  # three rated games to draw
+                    await storage.write(*[
+                        (player_games.insert().values(
+                            game=f"g{i}", account=account.id, room="r", family="set", place=1,
+                            players=2, points=3, sets=3, wrong=0, finished=1e9 + i,
+                            mu_before=25.0, sigma_before=3.0, mu_after=26.0 + i, sigma_after=2.0,
+                        ), {})
+                        for i in range(3)
+                    ])
         finally:
             await storage.close()
 
@@ -134,3 +143,9 @@ def test_the_leaderboard_page_lists_established_players_linking_to_profiles(
     page.select_option("[data-board-select]", "set")
     page.click("[data-board-list] a >> text=Ann")
     expect(page.locator("[data-profile-name]")).to_have_text("Ann")
+    expect(page.locator("[data-profile-recent] li")).to_have_count(3)
+    line = page.locator("[data-profile-plot=set] polyline")
+    expect(line).to_have_count(1)
+    assert len(line.get_attribute("points").split()) == 3
+    ys = [float(point.split(",")[1]) for point in line.get_attribute("points").split()]
+    assert ys[0] > ys[1] > ys[2]  # the rating rose: the line climbs (y grows downwards)

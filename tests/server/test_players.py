@@ -132,6 +132,7 @@ def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestC
         1, 2, "set", ann["rating"]
     )
     assert last["sets"] == ann["sets"]
+    assert ann["history"] == {"set": [[last["finished"], ann["rating"]]]}
     assert client.get(f"/api/games/{last['game']}/replay").is_success  # the replay it links to
 
 
@@ -140,6 +141,7 @@ def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestC
     ann = _profile(client, "Ann")
     assert (ann["games"], ann["wins"], ann["ratings"]) == (1, 1, {})
     assert ann["recent"][0]["family"] is None and ann["recent"][0]["rating"] is None
+    assert ann["history"] == {}  # unrated games draw nothing
     assert ann["rating"] == NEW.display and ann["provisional"]
 
 
@@ -190,7 +192,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
-        "sets": 0, "ratings": {}, "recent": [],
+        "sets": 0, "ratings": {}, "recent": [], "history": {},
     }
 
 

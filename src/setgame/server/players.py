@@ -42,6 +42,8 @@ from setgame.server.storage import Storage, StorageError, Write, games
 
 log = logging.getLogger(__name__)
 
+HISTORY_GAMES: Final = 200
+"""Rated games per family in a profile's ``history``."""
 RECENT_GAMES: Final = 20
 """Games ``GET /api/players/<name>`` lists in ``recent``, newest first."""
 MAIN_FAMILY: Final = "set"
@@ -333,6 +335,7 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         )
     ).all()
     return {
+        "history": await _history(conn, account),
         "rating": main["rating"],
         "provisional": main["provisional"],
         "games": int(games),
@@ -341,6 +344,29 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "ratings": families,
         "recent": [_recent(r) for r in recent],
     }
+
+
+async def _history(conn: Any, account: str) -> dict[str, list[list[float]]]:
+    """Per family, ``[finished, displayed rating after]`` of the last :data:`HISTORY_GAMES`
+    rated games, oldest first (the profile draws it)."""
+    rated = sa.and_(player_games.c.account == account, player_games.c.family.is_not(None))
+    newest = (
+        sa.select(
+            player_games.c.family, player_games.c.finished,
+            player_games.c.mu_after, player_games.c.sigma_after,
+            sa.func.row_number().over(
+                partition_by=player_games.c.family, order_by=player_games.c.finished.desc()
+            ).label("n"),
+        )
+        .where(rated)
+        .subquery()
+    )
+    query = sa.select(newest).where(newest.c.n <= HISTORY_GAMES).order_by(newest.c.finished)
+    history: dict[str, list[list[float]]] = {}
+    for r in (await conn.execute(query)).all():
+        shown = rating.Rating(r.mu_after, r.sigma_after).display
+        history.setdefault(r.family, []).append([r.finished, shown])
+    return history
 
 
 def _recent(r: Any) -> dict[str, Any]:
