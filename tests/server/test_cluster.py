@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 
+from conftest import LiveServer
+from server.test_restart import close_all, synced, take_a_set
+from setgame.server.client import Client, create_room
 from setgame.server.storage import Fenced, Storage
 
 
@@ -105,3 +110,87 @@ async def test_without_a_token_nothing_is_guarded(database: str) -> None:
         await one.create_game(game, room, 7, {"mode": "multi"})
         await one.append(game, 1, 0.1, tick(1), room=room)
         assert one.fences == {} and len(await one.actions(game)) == 1
+
+
+# --- three processes ------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
+    """A new, empty database of the test PostgreSQL cluster for this test alone."""
+    import asyncpg
+
+    name = "cluster_" + uuid.uuid4().hex[:10]
+    dsn = postgres_url.replace("postgresql+asyncpg", "postgresql")
+    admin = await asyncpg.connect(dsn)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield postgres_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def cluster(cluster_db: str, redis_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
+    """Three ``setgame serve --redis`` processes over one PostgreSQL database."""
+    servers: list[LiveServer] = []
+    try:
+        for n in range(3):
+            server = LiveServer(cluster_db, tmp_path / f"node{n}.log")
+            server.options = ["--redis", redis_url]
+            server.created = n > 0  # the first creates the tables
+            servers.append(server.start())
+        yield servers
+    finally:
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server.proc.pid, signal.SIGCONT)
+            server.stop()
+
+
+class Seen:
+    """Every update each client saw, in order: (version, events)."""
+
+    def __init__(self) -> None:
+        self.updates: dict[str, list[tuple[int, list[Any]]]] = {}
+
+    def __call__(self, client: Client, message: dict[str, Any], _at: float) -> None:
+        if message["type"] == "update":
+            key = client.player or "?"
+            self.updates.setdefault(key, []).append((message["version"], message["events"]))
+
+
+async def play_sets(clients: list[Client], count: int) -> None:
+    """Take ``count`` sets, each by the next client in turn."""
+    for i in range(count):
+        await synced(clients)
+        client = clients[i % len(clients)]
+        await take_a_set(client)
+    await synced(clients)
+
+
+async def test_players_on_three_processes_see_one_version_stream(
+    cluster: list[LiveServer],
+) -> None:
+    room = await create_room(cluster[0].url, no_set="auto")
+    seen = Seen()
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room, listener=seen)
+        await client.join(name)
+        clients.append(client)
+    try:
+        await clients[1].start()  # relayed from a mirror to the owner
+        for client in clients:
+            await client.wait_update(lambda s: s["phase"] == "playing")
+        await play_sets(clients, 4)
+        streams = list(seen.updates.values())
+        assert len(streams) == 3
+        tail = [s[-8:] for s in streams]  # the versions all three were seated for
+        assert tail[0] == tail[1] == tail[2]
+        versions = [v for v, _ in streams[0]]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+        assert sum(e["type"] == "set_taken" for _, evs in streams[2] for e in evs) == 4
+    finally:
+        await close_all(clients)
