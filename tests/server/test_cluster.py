@@ -194,3 +194,135 @@ async def test_players_on_three_processes_see_one_version_stream(
         assert sum(e["type"] == "set_taken" for _, evs in streams[2] for e in evs) == 4
     finally:
         await close_all(clients)
+
+
+async def seat_three(cluster: list[LiveServer], seen: Seen) -> tuple[str, list[Client]]:
+    """A started room created on the first process (its owner), one player on each."""
+    room = await create_room(cluster[0].url, no_set="auto", pick_seconds=5)
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room, listener=seen)
+        await client.join(name)
+        clients.append(client)
+    await clients[0].start()
+    for client in clients:
+        await client.wait_update(lambda s: s["phase"] == "playing")
+    return room, clients
+
+
+async def new_owner(redis_url: str, room: str, old: str | None, timeout: float = 15.0) -> str:
+    """Wait until another process than ``old`` holds the room's lease."""
+    client = aioredis.from_url(redis_url)
+    try:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while asyncio.get_running_loop().time() < deadline:
+            owner = await client.get(f"setgame:owner:{room}")
+            if owner is not None and owner.decode() != old:
+                return str(owner.decode())
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"nobody took room {room} over from {old}")
+    finally:
+        await client.aclose()
+
+
+async def lease_of(redis_url: str, room: str) -> str | None:
+    client = aioredis.from_url(redis_url)
+    try:
+        owner = await client.get(f"setgame:owner:{room}")
+        return None if owner is None else str(owner.decode())
+    finally:
+        await client.aclose()
+
+
+async def back_on(client: Client, server: LiveServer, seen: Seen) -> Client:
+    """The client again, reconnected to ``server`` (with its token and version) if its
+    socket was closed; the owner's change closes the sockets of the process that took over."""
+    if client.closed is None:
+        with contextlib.suppress(TimeoutError):
+            await client.wait_for(lambda m: False, 0.3)  # a close in flight arrives
+    if client.closed is None:
+        return client
+    again = await Client.connect(server.url, client.room, client.token, client.version,
+                                 listener=seen)
+    assert again.player == client.player
+    assert again.welcome["missed"] is not None  # the events it missed, not a bare state
+    return again
+
+
+async def stored_log(database: str, room: str) -> list[tuple[int, dict[str, Any]]]:
+    store = Storage(database, create=False)
+    await store.open()
+    try:
+        record = await store.room_record(room)
+        assert record is not None
+        return [(a.version, a.action) for a in record.actions]
+    finally:
+        await store.close()
+
+
+def scores(client: Client) -> int:
+    assert client.state is not None
+    return sum(p["sets"] for p in client.state["players"])
+
+
+async def test_the_owner_killed_mid_game_the_game_goes_on_elsewhere(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 2)
+        acknowledged = clients[1].version
+        old = await lease_of(redis_url, room)
+        cluster[0].kill()  # the owner, kill -9
+        await new_owner(redis_url, room, old)
+        survivors = [cluster[1], cluster[1], cluster[2]]  # Ann was on the dead one
+        clients = [await back_on(c, s, seen) for c, s in zip(clients, survivors, strict=True)]
+        await synced(clients)
+        assert clients[0].version >= acknowledged and scores(clients[0]) == 2
+        await play_sets(clients, 2)
+        assert scores(clients[2]) == 4  # nothing lost, nothing applied twice
+        log = await stored_log(cluster_db, room)
+        assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
+        assert sum(a["type"] == "pick" for _, a in log) >= 4
+        assert log[-1][0] == clients[0].version
+    finally:
+        await close_all(clients)
+
+
+async def test_a_paused_owner_that_wakes_after_the_takeover_writes_nothing(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 1)
+        old = await lease_of(redis_url, room)
+        paused_at = clients[0].version
+        paused = cluster[0].proc
+        assert paused is not None
+        paused.send_signal(signal.SIGSTOP)
+        await new_owner(redis_url, room, old)
+        # Ann's call waits in the paused owner's socket: it reads it when it wakes
+        stale = clients[0]
+        await stale.send("call", version=stale.version)
+        movers = [await back_on(c, s, seen) for c, s in zip(clients[1:], cluster[1:], strict=True)]
+        await synced(movers)
+        await play_sets(movers, 1)
+        before = await stored_log(cluster_db, room)
+        paused.send_signal(signal.SIGCONT)
+        with contextlib.suppress(TimeoutError):  # the woken owner lets the room go
+            await stale.wait_closed(8.0)
+        assert stale.closed is not None, "the stale owner kept serving the room"
+        await play_sets(movers, 1)
+        after = await stored_log(cluster_db, room)
+        assert after[: len(before)] == before  # nothing rewritten
+        late = [a for v, a in after if v > paused_at]
+        calls = [a for a in late if a["type"] == "call" and a["player"] == stale.player]
+        assert calls == []  # the call sent to the stale owner was never stored
+        assert [v for v, _ in after] == list(range(after[0][0], after[0][0] + len(after)))
+        assert scores(movers[0]) == 3
+        woke = cluster[0].log.read_text(errors="replace")  # it tried and was refused, or let go
+        assert "is stale" in woke or "lost the lease" in woke
+    finally:
+        await close_all(clients)

@@ -189,6 +189,8 @@ class Node:
             await self.let_go(rid)
             return None
         self._published[rid] = room.game_id
+        # the mirrors relay to this process from now on, without waiting for their watch
+        self._send(room_channel(rid), {"k": "owner", "room": rid, "owner": self.me})
         log.info("cluster: room %s taken over at version %d", rid, room.version)
         return room
 
@@ -271,6 +273,9 @@ class Node:
 
     async def relay(self, room: MirrorRoom, op: str, **fields: Any) -> None:
         """Ask the owner of ``room`` to do ``op``; its refusal is raised as a GameError."""
+        deadline = time.monotonic() + RELAY_SECONDS
+        while room.owner is None and time.monotonic() < deadline and not room.broken:
+            await asyncio.sleep(0.05)  # the room is changing servers: its new owner comes
         if room.owner is None:
             raise engine.GameError("owner_moved", "this room is changing servers: retry")
         number = next(self._ids)
@@ -291,8 +296,8 @@ class Node:
             raise engine.GameError(str(error["code"]), str(error["message"]))
 
     async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
-        if message["k"] == "gone":
-            room.owner = None
+        if message["k"] in ("gone", "owner"):
+            room.owner = message.get("owner")
             return
         if message["k"] == "act" and room.apply(message):
             return
