@@ -94,6 +94,9 @@ def test_home_rules_and_replay_pages_pass_axe(
     for lang in LANGUAGES:
         page.goto(f"{live_server}/rules?lang={lang}")
         check(page, f"rules {lang} ({theme})")
+    page.goto(f"{live_server}/account")
+    expect(page.locator("[data-account-form=guest]")).to_be_visible()
+    check(page, f"account ({theme})")
     page.goto(finished_game)
     expect(page.locator("#rtable [data-code]")).to_have_count(12)
     check(page, f"replay ({theme})")
