@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from conftest import LiveServer
+from conftest import LiveServer, free_port
 from server.test_restart import close_all, synced, take_a_set
 from setgame.server.client import Client, create_room
 from setgame.server.storage import Fenced, Storage
@@ -326,3 +328,28 @@ async def test_a_paused_owner_that_wakes_after_the_takeover_writes_nothing(
         assert "is stale" in woke or "lost the lease" in woke
     finally:
         await close_all(clients)
+
+
+@pytest.mark.parametrize(
+    ("redis", "db", "said"),
+    [
+        ("localhost:6379", "postgresql://u@h/d", "must be a redis:// URL, not 'localhost:6379'"),
+        ("redis://127.0.0.1:6379/0", "games.db", "--redis needs a PostgreSQL database"),
+    ],
+)
+def test_a_bad_cluster_setting_stops_the_server_in_one_line(
+    redis: str, db: str, said: str, tmp_path: Path
+) -> None:
+    command = [sys.executable, "-m", "setgame.server", "--redis", redis, "--db", db]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_unreachable_redis_stops_the_server_naming_it(postgres_url: str) -> None:
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    command = [sys.executable, "-m", "setgame.server", "--redis", closed, "--db", postgres_url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"cannot reach Redis at {closed!r}" in done.stderr and "Traceback" not in done.stderr
