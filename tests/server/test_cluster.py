@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 
 from conftest import LiveServer, free_port
 from server.test_restart import close_all, synced, take_a_set
-from setgame.server.client import Client, create_room
+from setgame.server.client import Client, Disconnected, create_room
 from setgame.server.storage import Fenced, Storage
 
 
@@ -227,6 +227,17 @@ async def new_owner(redis_url: str, room: str, old: str | None, timeout: float =
         await client.aclose()
 
 
+async def settled(redis_url: str, room: str) -> None:
+    """After a graceful stop: a process that mirrors the room takes it over within a lease
+    check (0.75 s), closing its mirror's sockets (1012); wait for that before reconnecting.
+    With no mirror left, nobody takes it over until a player reconnects."""
+    for _ in range(30):
+        if await lease_of(redis_url, room) is not None:
+            await asyncio.sleep(0.5)  # the new owner closes its mirror's sockets
+            return
+        await asyncio.sleep(0.1)
+
+
 async def lease_of(redis_url: str, room: str) -> str | None:
     client = aioredis.from_url(redis_url)
     try:
@@ -240,12 +251,19 @@ async def back_on(client: Client, server: LiveServer, seen: Seen) -> Client:
     """The client again, reconnected to ``server`` (with its token and version) if its
     socket was closed; the owner's change closes the sockets of the process that took over."""
     if client.closed is None:
-        with contextlib.suppress(TimeoutError):
+        with contextlib.suppress(TimeoutError, Disconnected):
             await client.wait_for(lambda m: False, 0.3)  # a close in flight arrives
     if client.closed is None:
         return client
-    again = await Client.connect(server.url, client.room, client.token, client.version,
-                                 listener=seen)
+    for _ in range(20):  # a mirror becoming the owner closes the sockets it had (1012)
+        try:
+            again = await Client.connect(
+                server.url, client.room, client.token, client.version, listener=seen
+            )
+            break
+        except Disconnected as exc:
+            assert exc.code == 1012, exc
+            await asyncio.sleep(0.2)
     assert again.player == client.player
     assert again.welcome["missed"] is not None  # the events it missed, not a bare state
     return again
@@ -353,3 +371,29 @@ def test_an_unreachable_redis_stops_the_server_naming_it(postgres_url: str) -> N
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"cannot reach Redis at {closed!r}" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_rolling_restart_of_all_three_during_play_loses_nothing(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    homes = [0, 1, 2]  # the process each client is connected to
+    try:
+        await play_sets(clients, 1)
+        for n, server in enumerate(cluster):
+            server.stop()  # SIGTERM: it lets its rooms go at once
+            # its players go to the process restarted last (the first time: the third)
+            homes = [(n + 2) % 3 if h == n else h for h in homes]
+            await settled(redis_url, room)
+            clients = [
+                await back_on(c, cluster[h], seen) for c, h in zip(clients, homes, strict=True)
+            ]
+            await play_sets(clients, 1)
+            server.start()
+        assert scores(clients[0]) == 4
+        log = await stored_log(cluster_db, room)
+        assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
+        assert sum(a["type"] == "pick" for _, a in log) == 4
+    finally:
+        await close_all(clients)
