@@ -428,6 +428,12 @@ def routes(web: Path) -> list[Any]:
     ]
 
 
+async def _cluster(storage: Storage, limits: Limits, url: str) -> Rooms:
+    from setgame.server.cluster import open_cluster  # redis is imported only for a cluster
+
+    return await open_cluster(storage, limits, url)
+
+
 def build(
     storage: Storage,
     *,
@@ -435,17 +441,19 @@ def build(
     restore: bool = True,
     limits: Limits | None = None,
     bind_host: str | None = None,
+    redis: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
-    ``bind_host`` is the address the server listens on (for the rooms' share links)."""
+    ``bind_host`` is the address the server listens on (for the rooms' share links);
+    ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         account_api.open_accounts(app, storage)
-        rooms = Rooms(storage, limits)
+        rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
@@ -459,6 +467,8 @@ def build(
             trimmer.cancel()
             await players.close()
             await people.close(keeper)
+            if redis is not None:  # its rooms go to the other processes first
+                await rooms.node.close()  # type: ignore[attr-defined]
             await rooms.close()
             await storage.close()
 
