@@ -1,0 +1,65 @@
+"""Room chat in the browser (chat.js, issue 11): two players talk, HTML stays text, a muted
+player's lines are hidden (and stay hidden after a reload), a set found is a chat line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import create_room, ensure_set, seat, start, take
+
+pytestmark = pytest.mark.browser
+
+HTML = '<img src=x onerror="document.body.dataset.owned=1"><b>bold</b>'
+
+
+def say(page: Page, text: str) -> None:
+    page.fill("[data-chat-input]", text)
+    page.click("[data-chat-send]")
+
+
+def lines(page: Page, name: str) -> Any:
+    return page.locator(f'[data-chat-message][data-from="{name}"]')
+
+
+def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False)
+    ann, bob = pages = [new_page(), new_page()]
+    seat(pages, url, ["Ann", "Bob"])
+    say(ann, "hello Bob")
+    expect(lines(bob, "Ann")).to_have_count(1)
+    expect(lines(bob, "Ann").locator(".text")).to_have_text("hello Bob")
+    expect(ann.locator("[data-chat-input]")).to_have_value("")
+    say(bob, HTML)
+    for page in pages:  # shown as typed: no element made of it, nothing run
+        expect(lines(page, "Bob").locator(".text")).to_have_text(HTML)
+        assert lines(page, "Bob").locator(".text *").count() == 0
+        assert page.evaluate("document.body.dataset.owned") is None
+    # Ann mutes Bob: his lines disappear for her only, and stay hidden after a reload
+    ann.click('[data-chat-message][data-from="Bob"] [data-chat-mute]')
+    expect(lines(ann, "Bob")).to_be_hidden()
+    say(bob, "can you hear me")
+    expect(lines(bob, "Bob")).to_have_count(2)
+    expect(lines(bob, "Bob").last).to_be_visible()
+    expect(lines(ann, "Bob")).to_have_count(2)
+    for i in range(2):
+        expect(lines(ann, "Bob").nth(i)).to_be_hidden()
+    ann.reload()
+    expect(lines(ann, "Ann")).to_have_count(1)  # the history came back after welcome
+    expect(lines(ann, "Bob")).to_have_count(2)
+    for i in range(2):
+        expect(lines(ann, "Bob").nth(i)).to_be_hidden()
+    ann.click("[data-chat-unmute]")
+    expect(lines(ann, "Bob").last).to_be_visible()
+    # too long for the server (the input stops at 200): the refusal is said under the input
+    ann.evaluate("document.querySelector('[data-chat-input]').removeAttribute('maxlength')")
+    say(ann, "x" * 250)
+    expect(ann.locator("[data-chat-note]")).to_have_text("At most 200 characters a message")
+    # a set found appears in the chat as an event line on both pages
+    start(ann)
+    found = ensure_set(pages)
+    take(bob, "Bob", found)
+    for page in pages:
+        expect(page.locator('[data-chat-event="set_taken"]')).to_have_count(1)
