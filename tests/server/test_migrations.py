@@ -71,42 +71,16 @@ def _rows() -> dict[str, list[dict[str, Any]]]:
             {"id": "r2", "settings": settings, "public": False, "created": 2.5},
         ],
         "games": [
-            {
-                "id": "g1",
-                "room": "r1",
-                "seed": 2**61 + 7,
-                "settings": settings,
-                "status": "finished",
-                "created": 1.6,
-                "finished": 9.0,
-            },
-            {
-                "id": "g2",
-                "room": "r1",
-                "seed": 3,
-                "settings": settings,
-                "status": "playing",
-                "created": 9.5,
-                "finished": None,
-            },
-            {
-                "id": "g3",
-                "room": "r2",
-                "seed": 4,
-                "settings": settings,
-                "status": "playing",
-                "created": 2.6,
-                "finished": None,
-            },
+            {"id": "g1", "room": "r1", "seed": 2**61 + 7, "settings": settings,
+             "status": "finished", "created": 1.6, "finished": 9.0},
+            {"id": "g2", "room": "r1", "seed": 3, "settings": settings,
+             "status": "playing", "created": 9.5, "finished": None},
+            {"id": "g3", "room": "r2", "seed": 4, "settings": settings,
+             "status": "playing", "created": 2.6, "finished": None},
         ],
         "seats": [
-            {
-                "room": "r1",
-                "player": "pa",
-                "name": "Ann",
-                "token_hash": "a" * 64,
-                "bot_level": None,
-            },
+            {"room": "r1", "player": "pa", "name": "Ann", "token_hash": "a" * 64,
+             "bot_level": None},
             {"room": "r1", "player": "pb", "name": "Bot 1", "token_hash": None, "bot_level": 3},
         ],
         "actions": [
@@ -224,9 +198,8 @@ async def test_a_database_of_a_newer_release_is_refused_quoting_its_revision(
 ) -> None:
     await _run(database, _fill_old)
     await _run(database, migrations.upgrade)
-    await _run(
-        database, lambda c: c.exec_driver_sql("UPDATE alembic_version SET version_num = 'f00d9999'")
-    )
+    await _run(database, lambda c: c.exec_driver_sql(
+        "UPDATE alembic_version SET version_num = 'f00d9999'"))
     before = await _run(database, _dump)
     store = Storage(database, create=False)
     with pytest.raises(StorageError, match=r"'f00d9999'.*newer release"):
