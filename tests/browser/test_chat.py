@@ -63,3 +63,18 @@ def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page
     take(bob, "Bob", found)
     for page in pages:
         expect(page.locator('[data-chat-event="set_taken"]')).to_have_count(1)
+
+
+def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(live_server)
+    page.select_option("select[name=chat]", "players")
+    page.click("[data-action=create]")
+    page.wait_for_url("**/room/*")
+    watcher = new_page()
+    watcher.goto(page.url)
+    say(watcher, "let me in")
+    expect(watcher.locator("[data-chat-note]")).to_have_text(
+        "In this room only the players may chat"
+    )
+    expect(watcher.locator("[data-chat-input]")).to_be_disabled()
