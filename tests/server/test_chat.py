@@ -4,13 +4,19 @@ what is refused with which code, and that chat is durable (a restart, the replay
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from setgame.server.chat import BURST, MAX_CHARS
+from setgame.server.app import build
+from setgame.server.chat import BURST, MAX_CHARS, stored_lines
 from setgame.server.client import Client, ServerError, create_room, table_sets
+from setgame.server.limits import Limits
+from setgame.server.storage import Storage
+
+from .accountkit import PASSWORD, TestClient, claim
 
 Message = dict[str, Any]
 
@@ -182,3 +188,37 @@ async def test_chat_survives_a_restart_and_is_in_the_replay(fresh_server: Any) -
         assert replay["chat"][0] == said
     finally:
         await ann.close()
+
+
+def test_a_deleted_account_takes_its_chat_lines_along(tmp_path: Path) -> None:
+    """What a signed-in player said is personal data: deleting the account deletes it;
+    the others' lines stay."""
+    db = tmp_path / "a.db"
+    with TestClient(build(Storage(str(db)), restore=True, limits=Limits())) as ann:
+        claim(ann, "Ann")
+        room = ann.post("/api/rooms", json={}).json()["id"]
+        with ann.websocket_connect(f"/ws/{room}") as ws:
+            ws.send_json({"type": "hello"})
+            ws.send_json({"type": "join", "name": "Ann"})
+            ws.send_json({"type": "chat", "text": "mine, then gone"})
+            while (message := ws.receive_json())["type"] != "chat":
+                pass
+        with ann.websocket_connect(f"/ws/{room}") as ws:  # now a spectator's (no token)
+            ws.send_json({"type": "hello"})
+            ws.send_json({"type": "chat", "text": "a watcher's, kept"})
+            while (message := ws.receive_json())["type"] != "chat" or (
+                message["messages"][-1]["name"] is not None
+            ):
+                pass
+        game = ann.get(f"/api/rooms/{room}").json()["game"]
+        assert ann.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+
+    async def kept() -> list[str]:
+        storage = Storage(str(db), create=False)
+        await storage.open()
+        try:
+            return [line["text"] for line in await stored_lines(storage, game)]
+        finally:
+            await storage.close()
+
+    assert asyncio.run(kept()) == ["a watcher's, kept"]
