@@ -12,11 +12,14 @@ import pytest
 
 from setgame.server.app import build
 from setgame.server.chat import BURST, MAX_CHARS, stored_lines
+from setgame.server.chat import chat_of as room_chat
 from setgame.server.client import Client, ServerError, create_room, table_sets
 from setgame.server.limits import Limits
+from setgame.server.protocol import RoomSettings
 from setgame.server.storage import Storage
 
 from .accountkit import PASSWORD, TestClient, claim
+from .roomkit import FakeConnection, registry
 
 Message = dict[str, Any]
 
@@ -222,3 +225,18 @@ def test_a_deleted_account_takes_its_chat_lines_along(tmp_path: Path) -> None:
             await storage.close()
 
     assert asyncio.run(kept()) == ["a watcher's, kept"]
+
+
+async def test_retention_deletes_a_games_chat_with_the_game(tmp_path: Path) -> None:
+    async with registry(tmp_path / "r.db") as rooms:
+        room = await rooms.create(RoomSettings(), "10.0.0.1")
+        conn = FakeConnection()
+        room.attach(conn)
+        await room.join(conn, "Ann", "10.0.0.1")
+        await room_chat(room).say(conn, "soon gone")
+        assert '"soon gone"' in conn.sent[-1]  # heard after it was stored
+        assert [line["text"] for line in await stored_lines(rooms.storage, room.game_id)] == [
+            "soon gone"
+        ]
+        await rooms.storage.delete_games([room.game_id], [room.id])
+        assert await stored_lines(rooms.storage, room.game_id) == []
