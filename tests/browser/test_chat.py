@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room, ensure_set, seat, start, take
+from browser.browserkit import create_room, ensure_set, finish_solo_game, join, seat, start, take
 
 pytestmark = pytest.mark.browser
 
@@ -78,3 +78,17 @@ def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: A
         "In this room only the players may chat"
     )
     expect(watcher.locator("[data-chat-input]")).to_be_disabled()
+
+
+def test_the_replay_shows_the_chat(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", deck="color=R", public=False), "Sol")
+    say(page, "<i>first</i> try")
+    expect(lines(page, "Sol")).to_have_count(1)
+    start(page)
+    finish_solo_game(page)
+    page.click("#replay-link")
+    page.wait_for_url("**/replay/*")
+    page.keyboard.press("End")
+    expect(lines(page, "Sol").locator(".text")).to_have_text("<i>first</i> try")
+    assert lines(page, "Sol").locator("[data-chat-mute]").count() == 0
