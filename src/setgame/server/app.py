@@ -159,6 +159,10 @@ async def account_page(request: Request) -> Response:
     return _page(request, "account")
 
 
+async def leaderboard_page(request: Request) -> Response:
+    return _page(request, "leaderboard")
+
+
 async def player_page(request: Request) -> Response:
     """A profile; an unknown name is told by the page (the API answers 404)."""
     return _page(request, "player", player_name=request.path_params["name"][:100])
@@ -407,6 +411,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/account", account_page),
         Route("/player/{name}", player_page),
+        Route("/leaderboard", leaderboard_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -456,6 +461,7 @@ def build(
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
+        await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
         try:
