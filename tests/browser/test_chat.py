@@ -73,11 +73,24 @@ def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: A
     page.wait_for_url("**/room/*")
     watcher = new_page()
     watcher.goto(page.url)
+    chat_input = watcher.locator("[data-chat-input]")
+    expect(chat_input).to_be_disabled()  # a spectator, in a players-only room
+    expect(chat_input).to_have_attribute("placeholder", "In this room only the players may chat")
+    # the server refuses it anyway (a page that did not know the setting)
+    watcher.evaluate(
+        "document.querySelectorAll('[data-chat-input], [data-chat-send]')"
+        ".forEach((e) => { e.disabled = false; })"
+    )
     say(watcher, "let me in")
     expect(watcher.locator("[data-chat-note]")).to_have_text(
         "In this room only the players may chat"
     )
-    expect(watcher.locator("[data-chat-input]")).to_be_disabled()
+    expect(chat_input).to_be_disabled()
+    watcher.fill("input[name=player-name]", "Wat")
+    watcher.click("[data-action=join]")
+    expect(chat_input).to_be_enabled()  # seated: may speak
+    say(watcher, "now I may")
+    expect(lines(page, "Wat")).to_have_count(1)
 
 
 def test_the_replay_shows_the_chat(live_server: str, new_page: Any) -> None:

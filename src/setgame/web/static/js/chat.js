@@ -82,6 +82,23 @@ export class Chat {
       this.submit();
     });
     this.renderMuted();
+    this.playersOnly = false;
+    this.loadSettings();
+  }
+
+  // The room setting `chat` (players-only rooms close the input to spectators).
+  async loadSettings() {
+    try {
+      const res = await fetch(`/api/rooms/${encodeURIComponent(this.room)}`);
+      if (res.ok) this.playersOnly = (await res.json()).settings?.chat === "players";
+    } catch {
+      /* the server refuses a spectator's line anyway */
+    }
+    this.refresh();
+  }
+
+  refresh() {
+    this.allow(!this.playersOnly || this.you() !== null);
   }
 
   loadMuted() {
@@ -120,7 +137,10 @@ export class Chat {
   refused(msg) {
     this.say(ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message);
     if (!this.input.value && this.sent) this.input.value = this.sent;
-    if (msg.code === "chat_players_only") this.allow(false);
+    if (msg.code === "chat_players_only") {
+      this.playersOnly = true;
+      this.refresh();
+    }
   }
 
   // The server's chat lines (one when said, the latest after a reconnection).

@@ -241,6 +241,7 @@ function render() {
   renderScores($("#scores"), state, you);
   renderActions();
   renderResults($("#results"), $("#standings"), state);
+  chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
 }
 
