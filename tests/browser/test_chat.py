@@ -8,7 +8,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room, ensure_set, finish_solo_game, join, seat, start, take
+from browser.browserkit import (
+    call,
+    create_room,
+    ensure_set,
+    finish_solo_game,
+    join,
+    not_a_set,
+    pick,
+    seat,
+    start,
+    table,
+    take,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +75,10 @@ def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page
     take(bob, "Bob", found)
     for page in pages:
         expect(page.locator('[data-chat-event="set_taken"]')).to_have_count(1)
+    call(ann, "Ann")  # and a wrong call too
+    pick(ann, not_a_set(table(ann)))
+    for page in pages:
+        expect(page.locator('[data-chat-event="wrong_call"]')).to_have_count(1)
 
 
 def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: Any) -> None:
