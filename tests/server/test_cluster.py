@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
@@ -395,5 +396,40 @@ async def test_a_rolling_restart_of_all_three_during_play_loses_nothing(
         log = await stored_log(cluster_db, room)
         assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
         assert sum(a["type"] == "pick" for _, a in log) == 4
+    finally:
+        await close_all(clients)
+
+
+async def test_presence_is_seen_across_processes(cluster: list[LiveServer]) -> None:
+    seen = Seen()
+    _, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 1)  # an update after every join was heard everywhere
+        for client in clients:
+            assert client.state is not None
+            assert [p["connected"] for p in client.state["players"]] == [True, True, True]
+        leaver = clients[2].player
+        await clients[2].close()
+        for client in clients[:2]:
+            gone = await client.wait_for(
+                lambda m: m["type"] == "presence" and m["player"] == leaver, 5.0
+            )
+            assert gone["connected"] is False
+    finally:
+        await close_all(clients)
+
+
+async def test_the_public_list_shows_the_rooms_of_every_process(cluster: list[LiveServer]) -> None:
+    rooms = [await create_room(server.url) for server in cluster]  # one owned by each
+    clients = [await Client.connect(s.url, r) for s, r in zip(cluster, rooms, strict=True)]
+    try:
+        for server in cluster:
+            async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
+                for _ in range(50):  # each process shares its list at every lease check
+                    listed = {r["id"] for r in (await http.get("/api/rooms")).json()}
+                    if listed >= set(rooms):
+                        break
+                    await asyncio.sleep(0.1)
+                assert listed >= set(rooms), (server.url, listed, rooms)
     finally:
         await close_all(clients)

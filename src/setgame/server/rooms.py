@@ -200,13 +200,17 @@ class Room:
         state["game"] = self.game_id
         state["room"] = self.id
         state["watchers"] = self.watchers()
-        online = {c.player for c in self.conns}
+        online = self.connected()
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
             entry["bot"] = seat.bot_level if seat else None
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
             entry["kind"] = seat_kind(seat)
         return state
+
+    def connected(self) -> set[str | None]:
+        """The players with a connection (on several processes, anywhere: ``cluster/``)."""
+        return {c.player for c in self.conns}
 
     def welcome(self, conn: Connection, since: int | None) -> str:
         return p.encode(
@@ -403,7 +407,7 @@ class Room:
                 text = cache[conn.player] = p.encode(update)
             conn.send(text)
         # Every view just sent says who is connected: that is now what the room last heard.
-        self._heard_online = {c.player for c in self.conns if c.player is not None}
+        self._heard_online = {p for p in self.connected() if p is not None}
 
     # --- pick-window timer ----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -29,17 +30,22 @@ from setgame.server.cluster.lease import (
     LEASE_MS,
     RENEW_SECONDS,
     Leases,
+    _text,
     process_channel,
     room_channel,
 )
 from setgame.server.cluster.mirror import MirrorRoom
 from setgame.server.limits import Limits
-from setgame.server.registry import Rooms
+from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
 from setgame.server.storage import Storage
 
 log = logging.getLogger(__name__)
 
+LISTED_KEY: Final = "setgame:listed"
+"""A Redis hash: process -> its public rooms (JSON), for every process's ``GET /api/rooms``."""
+LISTED_STALE: Final = 10.0
+"""Seconds after which a process's entry there is ignored (it stopped writing: gone)."""
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
 CLOSE_MOVED: Final = 1012
@@ -54,9 +60,18 @@ class OwnedRoom(Room):
     def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage) -> None:
         super().__init__(rid, settings, storage)
         self.remote: dict[str, set[str]] = {}  # player -> processes that have them online
+        self.on_online: Callable[[OwnedRoom], None] | None = None  # who is connected changed
 
     def _online(self, player: str | None) -> bool:
         return super()._online(player) or bool(player and self.remote.get(player))
+
+    def connected(self) -> set[str | None]:
+        return super().connected() | set(self.remote)
+
+    def _presence(self, player: str, connected: bool) -> None:
+        super()._presence(player, connected)
+        if self.on_online is not None:
+            self.on_online(self)
 
     def idle(self, now: float, after: float = 7200.0) -> bool:
         return not self.remote and super().idle(now, after)
@@ -96,6 +111,17 @@ class ClusterRooms(Rooms):
             return
         super()._add(room)
         room.on_change.append(self.node.published)
+        if isinstance(room, OwnedRoom):
+            room.on_online = self.node.tell_online
+
+    def public(self) -> list[dict[str, Any]]:
+        """The public list of every process: this one's rooms now, the others' as they
+        last wrote them to Redis (each process every lease check, so within a second)."""
+        mine = super().public()
+        merged = {room["id"]: room for room in self.node.listed_elsewhere}
+        merged.update((room["id"], room) for room in mine)
+        newest = sorted(merged.values(), key=lambda r: r.get("created", 0.0), reverse=True)
+        return [{k: v for k, v in r.items() if k != "created"} for r in newest[:PUBLIC_LIST]]
 
     async def close_abandoned(self, now: float | None = None) -> list[str]:
         """Mirrors nobody here has open leave memory (the owner keeps the game); owned
@@ -129,6 +155,7 @@ class Node:
         self._tasks: list[asyncio.Task[Any]] = []
         self._handlers: set[asyncio.Task[Any]] = set()
         self._renewed = time.monotonic()
+        self.listed_elsewhere: list[dict[str, Any]] = []
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
@@ -143,6 +170,8 @@ class Node:
     async def close(self) -> None:
         """Let every room this process owns go at once (a graceful stop): the others take
         them over without waiting for the leases to run out."""
+        with contextlib.suppress(Exception):
+            await self.client.hdel(LISTED_KEY, self.me)
         for rid, room in list(self.rooms.rooms.items()):
             if isinstance(room, OwnedRoom):
                 await self.leases.release(rid)
@@ -254,6 +283,11 @@ class Node:
             }
         self._send(room_channel(rid), message)
 
+    def tell_online(self, room: OwnedRoom) -> None:
+        """Who is connected, on any process: the mirrors show it in their views."""
+        online = sorted(p for p in room.connected() if p is not None)
+        self._send(room_channel(room.id), {"k": "online", "room": room.id, "players": online})
+
     async def _answer(self, request: dict[str, Any]) -> None:
         error: dict[str, str] | None = None
         room = self.rooms.rooms.get(str(request.get("room")))
@@ -298,6 +332,9 @@ class Node:
     async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
         if message["k"] in ("gone", "owner"):
             room.owner = message.get("owner")
+            return
+        if message["k"] == "online":
+            room.elsewhere_online([str(p) for p in message.get("players", [])])
             return
         if message["k"] == "act" and room.apply(message):
             return
@@ -370,7 +407,7 @@ class Node:
 
     async def _check(self) -> None:
         """Renew this process's leases; drop the rooms whose lease is lost; take over the
-        mirrored rooms whose owner is gone."""
+        mirrored rooms whose owner is gone; share the public list."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
         kept = await self.leases.renew([r.id for r in owned])
         self._renewed = time.monotonic()
@@ -386,6 +423,25 @@ class Node:
                 await self.drop(mirror)
                 async with self.rooms._loading:
                     await self._take_over(mirror.id)
+        try:
+            await self._share_list()
+        except Exception:  # the list may lag; the leases above must not
+            log.exception("cluster: cannot share the public list")
+
+    async def _share_list(self) -> None:
+        """Write this process's public rooms to Redis; read the other processes'."""
+        rooms = [r.summary() | {"created": r.created} for r in self.rooms.listed.values()]
+        rooms.sort(key=lambda r: r["created"], reverse=True)
+        entry = json.dumps({"at": time.time(), "rooms": rooms[:PUBLIC_LIST]})
+        await self.client.hset(LISTED_KEY, self.me, entry)
+        found: list[dict[str, Any]] = []
+        for process, raw in (await self.client.hgetall(LISTED_KEY)).items():
+            data = json.loads(raw)
+            if time.time() - float(data["at"]) > LISTED_STALE:
+                await self.client.hdel(LISTED_KEY, process)  # a process that went away
+            elif _text(process) != self.me:
+                found.extend(data["rooms"])
+        self.listed_elsewhere = found
 
     async def _drop_owned(self) -> None:
         for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
@@ -402,10 +458,8 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         await room._seat(
             str(request["name"]), request["token_hash"], None, None, client, request["account"]
         )
-    elif op == "away":
-        _presence(room, str(player), str(request["from"]), bool(request["away"]))
-        if not room._online(str(player)) or not request["away"]:
-            await room._set_away(str(player), bool(request["away"]))
+    elif op == "here":
+        _here(room, str(player), str(request["from"]), bool(request["connected"]))
     elif op == "again":
         await room.new_game(requested_by=player)
     elif op == "leave":
@@ -431,11 +485,18 @@ async def _play(room: OwnedRoom, op: str, player: str, request: dict[str, Any]) 
         raise engine.GameError("unknown_type", f"unknown relayed request {op!r}")
 
 
-def _presence(room: OwnedRoom, player: str, process: str, away: bool) -> None:
+def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
+    """A player's connections on another process came or went: as ``Room.attach`` and
+    ``Room.detach`` for this process's own (presence, and away after the grace)."""
     where = room.remote.setdefault(player, set())
-    (where.discard if away else where.add)(process)
+    (where.add if connected else where.discard)(process)
     if not where:
         del room.remote[player]
+    room._presence(player, room._online(player))
+    if connected:
+        room._spawn(room._set_away(player, False))
+    elif not room._online(player):
+        room._spawn(room._away_after_grace(player))
 
 
 async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
