@@ -433,3 +433,44 @@ async def test_the_public_list_shows_the_rooms_of_every_process(cluster: list[Li
                 assert listed >= set(rooms), (server.url, listed, rooms)
     finally:
         await close_all(clients)
+
+
+async def test_refusals_and_a_new_game_travel_between_processes(
+    cluster: list[LiveServer],
+) -> None:
+    """The owner's refusal reaches a player on another process as it would on the owner;
+    ``again`` asked from another process starts the new game on every process."""
+    room = await create_room(
+        cluster[0].url, no_set="auto", deck="beginner", rounds="single", pick_seconds=5
+    )
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room)
+        await client.join(name)
+        clients.append(client)
+    try:
+        await clients[2].start()
+        for client in clients:
+            await client.wait_update(lambda s: s["phase"] == "playing")
+        await clients[1].call(version=clients[1].version + 5)  # ahead of the room
+        refused = await clients[1].wait_error()
+        assert refused.code == "stale_version" and "version" in str(refused)
+        await clients[1].send("pick", cards=["1RSD", "9ZZZ", "2RSD"], version=clients[1].version)
+        bad = await clients[1].wait_error()
+        assert bad.code == "bad_card" and "9ZZZ" in str(bad)
+        for turn in range(20):  # the beginner deck: a few sets end the round
+            if clients[0].state is None or clients[0].state["phase"] != "playing":
+                break
+            await play_sets([clients[turn % 3]], 1)
+            await synced(clients)
+        assert {c.state["phase"] for c in clients if c.state} == {"match_over"}
+        first = clients[0].state["game"] if clients[0].state else None
+        await clients[1].again()  # relayed; the new game is read whole by each mirror
+        for client in clients:
+            await client.wait_update(
+                lambda s: s["game"] != first and s["phase"] == "playing", timeout=10.0
+            )
+        await synced(clients)
+        assert len({c.state["game"] for c in clients if c.state}) == 1
+    finally:
+        await close_all(clients)

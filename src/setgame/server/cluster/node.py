@@ -229,6 +229,7 @@ class Node:
         try:
             record = await self.storage.room_record(rid)
             if record is None:
+                await self.pubsub.unsubscribe(room_channel(rid))
                 return None
             room = MirrorRoom(rid, p.RoomSettings(**record.settings), self.storage, self)
             room.owner = owner
