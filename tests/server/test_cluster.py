@@ -474,3 +474,26 @@ async def test_refusals_and_a_new_game_travel_between_processes(
         assert len({c.state["game"] for c in clients if c.state}) == 1
     finally:
         await close_all(clients)
+
+
+async def test_a_room_nobody_reopens_is_adopted_and_its_bots_play_on(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    """The owner dies and no player comes back: another process adopts the room from the
+    log (as a restart restores it), its bots play on, and it is swept in time like any."""
+    room = await create_room(cluster[0].url, bots=2, bot_level=5, no_set="auto")
+    ann = await Client.connect(cluster[0].url, room)
+    await ann.join("Ann")
+    await ann.start()
+    await ann.wait_event("set_taken", timeout=15.0)  # the bots are playing
+    old = await lease_of(redis_url, room)
+    cluster[0].kill()
+    await new_owner(redis_url, room, old, timeout=15.0)
+    before = len(await stored_log(cluster_db, room))
+    for _ in range(100):
+        if len(await stored_log(cluster_db, room)) > before:
+            break
+        await asyncio.sleep(0.1)
+    log = await stored_log(cluster_db, room)
+    assert len(log) > before, "the adopted room's bots did not play on"
+    assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))

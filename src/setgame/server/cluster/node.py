@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+import sqlalchemy as sa
 
 from setgame import game as engine
 from setgame.server import protocol as p
@@ -38,7 +39,7 @@ from setgame.server.cluster.mirror import MirrorRoom
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
-from setgame.server.storage import Storage
+from setgame.server.storage import Storage, games
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,11 @@ LISTED_KEY: Final = "setgame:listed"
 """A Redis hash: process -> its public rooms (JSON), for every process's ``GET /api/rooms``."""
 LISTED_STALE: Final = 10.0
 """Seconds after which a process's entry there is ignored (it stopped writing: gone)."""
+ADOPT_KEY: Final = "setgame:adopting"
+ADOPT_SECONDS: Final = 3.0
+"""How often one process (whichever takes ``ADOPT_KEY`` first) looks for rooms with a game
+in progress that no process owns (their owner died and nobody reopened them)."""
+ADOPT_BATCH: Final = 200
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
 CLOSE_MOVED: Final = 1012
@@ -156,6 +162,7 @@ class Node:
         self._handlers: set[asyncio.Task[Any]] = set()
         self._renewed = time.monotonic()
         self.listed_elsewhere: list[dict[str, Any]] = []
+        self._adopted_at = time.monotonic()
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
@@ -426,8 +433,31 @@ class Node:
                     await self._take_over(mirror.id)
         try:
             await self._share_list()
-        except Exception:  # the list may lag; the leases above must not
-            log.exception("cluster: cannot share the public list")
+            if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
+                self._adopted_at = time.monotonic()
+                await self._adopt()
+        except Exception:  # the list and adoptions may lag; the leases above must not
+            log.exception("cluster: cannot share the public list or adopt rooms")
+
+    async def _adopt(self) -> None:
+        """Take over the rooms with a game in progress that nobody owns: their games go on
+        (bots play, pick windows end) and they are swept like any room once abandoned, as
+        one process restores every room in progress at its start."""
+        if not await self.client.set(ADOPT_KEY, self.me, nx=True, px=int(ADOPT_SECONDS * 900)):
+            return  # another process looks this time
+        query = (
+            sa.select(games.c.room).where(games.c.status == "playing").distinct()
+            .limit(ADOPT_BATCH)
+        )
+        async with self.storage.reading() as conn:
+            candidates = [str(r) for r in (await conn.execute(query)).scalars()]
+        candidates = [r for r in candidates if r not in self.rooms.rooms]
+        owners = await self.leases.owners(candidates)
+        for rid, owner in zip(candidates, owners, strict=True):
+            if owner is None and len(self.rooms.rooms) < self.rooms.limits.room_cap:
+                async with self.rooms._loading:
+                    if rid not in self.rooms.rooms and await self.leases.acquire(rid):
+                        await self._take_over(rid)
 
     async def _share_list(self) -> None:
         """Write this process's public rooms to Redis; read the other processes'."""
