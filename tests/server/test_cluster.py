@@ -12,6 +12,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -136,20 +137,22 @@ async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
 @pytest.fixture
 def cluster(cluster_db: str, redis_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
     """Three ``setgame serve --redis`` processes over one PostgreSQL database."""
-    servers: list[LiveServer] = []
+    servers = [LiveServer(cluster_db, tmp_path / f"node{n}.log") for n in range(3)]
+    for n, server in enumerate(servers):
+        server.options = ["--redis", redis_url]
+        server.created = n > 0  # the first creates the tables, then the others start together
     try:
-        for n in range(3):
-            server = LiveServer(cluster_db, tmp_path / f"node{n}.log")
-            server.options = ["--redis", redis_url]
-            server.created = n > 0  # the first creates the tables
-            servers.append(server.start())
+        servers[0].start()
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(LiveServer.start, servers[1:]))
         yield servers
     finally:
         for server in servers:
             if server.proc is not None and server.proc.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(server.proc.pid, signal.SIGCONT)
-            server.stop()
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(LiveServer.stop, servers))
 
 
 class Seen:

@@ -39,7 +39,7 @@ from setgame.server.cluster.mirror import MirrorRoom
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
-from setgame.server.storage import Storage, games
+from setgame.server.storage import RoomRecord, Storage, games
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ class Node:
         self._buffer[rid] = []
         await self.pubsub.subscribe(room_channel(rid))
         try:
-            record = await self.storage.room_record(rid)
+            record = await snapshot(self.storage, rid)
             if record is None:
                 await self.pubsub.unsubscribe(room_channel(rid))
                 return None
@@ -346,7 +346,7 @@ class Node:
             return
         if message["k"] == "act" and room.apply(message):
             return
-        record = await self.storage.room_record(room.id)
+        record = await snapshot(self.storage, room.id)
         if record is not None and not room.broken:
             room.resync(record)
 
@@ -528,6 +528,22 @@ def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
         room._spawn(room._set_away(player, False))
     elif not room._online(player):
         room._spawn(room._away_after_grace(player))
+
+
+async def snapshot(storage: Storage, rid: str) -> RoomRecord | None:
+    """The room as stored, read in one snapshot (REPEATABLE READ): the owner may be
+    committing meanwhile, and a record whose seats, actions and version were read at
+    different moments would make a mirror that disagrees with it."""
+    query = (
+        games.select().where(games.c.room == rid).order_by(games.c.created.desc(), games.c.id)
+        .limit(1)
+    )
+    async with storage.reading() as conn:
+        snap = await conn.execution_options(isolation_level="REPEATABLE READ")
+        async with snap.begin():
+            row = (await snap.execute(query)).first()
+            game = None if row is None else storage._game(row)
+            return None if game is None else await storage._record(snap, game)
 
 
 async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
