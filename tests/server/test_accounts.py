@@ -110,6 +110,7 @@ def test_a_claim_is_refused_quoting_the_name(
         (b'{"name": 5, "password": "secret123"}', 400, "bad_body"),
         (b'{"name": "Zed", "password": "' + b"p" * 300 + b'"}', 400, "bad_body"),
         (b'{"name": "Zed", "password": "\xff"}', 400, "bad_encoding"),
+        (b'{"name": "Zed", "password": "secret123\xff"}', 400, "bad_encoding"),
         (b'{"name": ' + b"[" * 40 + b"]" * 40 + b"}", 400, "too_deep"),
         (b'{"name": "' + b"x" * 5000 + b'"}', 413, "too_big"),
         (b'{"name": "Zed", "password": "secret123"', 400, "bad_body"),
@@ -190,7 +191,10 @@ def test_failed_sign_ins_are_limited_per_name_from_every_address(tmp_path: Path)
         assert sign_in(client, "Bob").status_code == 200  # other names are not affected
 
 
-def test_the_secret_is_made_once_beside_the_database_and_kept(tmp_path: Path) -> None:
+def test_the_secret_is_made_once_beside_the_database_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SETGAME_SECRET", raising=False)  # conftest sets one for the others
     db = tmp_path / "a.db"
     with _client(db) as client:
         claim(client, "Ann")

@@ -127,6 +127,7 @@ async def test_create_room_takes_defaults_and_lists_it(
         "bot_level": 3,
         "public": True,
         "rated": None,
+        "chat": "all",
     }
     assert info["phase"] == "lobby" and info["state"]["players"] == []
     assert room not in [r["id"] for r in (await http.get("/api/rooms")).json()]  # nobody there
@@ -250,7 +251,8 @@ async def test_every_page_is_served_with_its_placeholders_filled(
     http: httpx.AsyncClient,
 ) -> None:
     room = await new_room(http)
-    for path in ("/", "/rules", "/account", "/player/Nobody", f"/room/{room}", "/replay/g1"):
+    pages = ("/", "/rules", "/account", "/player/Nobody", "/leaderboard")
+    for path in (*pages, f"/room/{room}", "/replay/g1"):
         response = await http.get(path + "?lang=ru")
         assert response.status_code == 200, path
         assert "{{" not in response.text, path

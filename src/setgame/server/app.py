@@ -34,6 +34,7 @@ from setgame.server import account_api
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.chat import stored_lines
 from setgame.server.edge import (
     BodyError,
     client_host,
@@ -156,6 +157,10 @@ async def rules(request: Request) -> Response:
 
 async def account_page(request: Request) -> Response:
     return _page(request, "account")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    return _page(request, "leaderboard")
 
 
 async def player_page(request: Request) -> Response:
@@ -314,6 +319,7 @@ async def replay(request: Request) -> Response:
     steps: list[dict[str, Any]] = []
     try:
         stored = await storage.actions(game_id)
+        chat = await stored_lines(storage, game_id)  # chat.py: shown beside the steps
     except StorageError as exc:  # the path and cause go to the log, not to strangers
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
@@ -329,6 +335,7 @@ async def replay(request: Request) -> Response:
         )
     players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
     body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
+    body["chat"] = chat
     return JSONResponse(body | {"events": steps})
 
 
@@ -404,6 +411,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/account", account_page),
         Route("/player/{name}", player_page),
+        Route("/leaderboard", leaderboard_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -453,6 +461,7 @@ def build(
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
+        await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
         try:

@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
+from setgame.server.chat_tables import chat_lines
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +217,7 @@ class Storage:
         self.path = _sqlite_path(self.url) if self.sqlite else None
         self.where = str(self.path) if self.path else sa.make_url(self.url).render_as_string()
         self.fault: str | None = None
+        self.upgraded: str | None = None  # what the migrations did at open, if anything
         self._files: dict[str, tuple[int, int]] = {}
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
         self._writer_db: SqliteWriter | None = None
@@ -257,11 +259,15 @@ class Storage:
             # all of it in one transaction (SQLite: on a connection of its own, see there)
             try:
                 if self.path is not None:
-                    await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
+                    before, after = await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
                 else:
-                    await conn.run_sync(migrations.upgrade)
+                    before, after = await conn.run_sync(migrations.upgrade)
             except migrations.MigrationError as exc:
                 raise StorageError(f"{self.where}: {exc}") from None
+            if before != after:
+                self.upgraded = f"{self.where}: {_migrated(before, after, bool(names))}"
+                # an upgrade is worth the host's eye (a warning shows before logging is set up)
+                (log.warning if names else log.info)("%s", self.upgraded)
         if self.path is not None:
             self._files = _identities(self.path)
 
@@ -653,6 +659,7 @@ def _deletions(game_ids: list[str], room_ids: list[str]) -> list[Write]:
     no_game = ~sa.exists().where(games.c.room == seats.c.room)
     no_game_left = ~sa.exists().where(games.c.room == account_seats.c.room)
     return [
+        (chat_lines.delete().where(chat_lines.c.game.in_(game_ids)), {}),
         (actions.delete().where(actions.c.game.in_(game_ids)), {}),
         (games.delete().where(games.c.id.in_(game_ids)), {}),
         (seats.delete().where(seats.c.room.in_(room_ids), no_game), {}),
@@ -747,6 +754,22 @@ class SqliteWriter:
             compiled = stmt.compile(dialect=self._dialect, column_keys=list(params))  # type: ignore[attr-defined]
             sql = self._sql[key] = str(compiled)
         return sql, {}
+
+
+def _migrated(before: str | None, after: str | None, existed: bool) -> str:
+    """What the migrations did to a database, for the host (``Storage.upgraded``).
+
+    >>> _migrated(None, "0003", False)
+    'a new database, created at schema revision 0003'
+    >>> _migrated(None, "0003", True)
+    'the schema of the releases before migrations (revision 0001) upgraded to revision 0003'
+    """
+    if before is None and not existed:
+        return f"a new database, created at schema revision {after}"
+    if before is None:
+        before = "the schema of the releases before migrations (revision 0001)"
+        return f"{before} upgraded to revision {after}"
+    return f"the schema upgraded from revision {before} to revision {after}"
 
 
 def _check_fence(stmt: sa.Executable, rowcount: int) -> None:
