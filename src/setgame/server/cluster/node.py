@@ -166,6 +166,7 @@ class Node:
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
+        await self._share_list()  # known alive before any player of it is relayed
         for coro, name in (
             (self._listen(), "cluster-listen"),
             (self._publish(), "cluster-publish"),
@@ -466,13 +467,24 @@ class Node:
         entry = json.dumps({"at": time.time(), "rooms": rooms[:PUBLIC_LIST]})
         await self.client.hset(LISTED_KEY, self.me, entry)
         found: list[dict[str, Any]] = []
+        alive = {self.me}
         for process, raw in (await self.client.hgetall(LISTED_KEY)).items():
             data = json.loads(raw)
             if time.time() - float(data["at"]) > LISTED_STALE:
                 await self.client.hdel(LISTED_KEY, process)  # a process that went away
             elif _text(process) != self.me:
                 found.extend(data["rooms"])
+                alive.add(_text(process))
         self.listed_elsewhere = found
+        self._forget_gone(alive)
+
+    def _forget_gone(self, alive: set[str]) -> None:
+        """Players connected through a process that went away (killed: it said nothing)
+        are no longer connected: away after the grace, and the room may idle out."""
+        for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
+            for player, where in list(room.remote.items()):
+                for process in where - alive:
+                    _here(room, player, process, False)
 
     async def _drop_owned(self) -> None:
         for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
