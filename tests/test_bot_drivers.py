@@ -12,7 +12,7 @@ from setgame.bots import Plan
 from setgame.game import Call, Game, Join, Start, Tick
 from setgame.server.bots import _due
 from setgame.sets import find_sets
-from setgame.tui.local import LocalSession
+from setgame.tui.local import LocalSession, looked_at
 
 
 def _session() -> LocalSession:
@@ -26,7 +26,7 @@ def _plan(session: LocalSession, at: float, *, good: bool) -> None:
     table = tuple(session.game.table)
     cards = find_sets(table)[0] if good else not_a_set(table)
     seat = session.seats["bot1"]
-    seat.table, seat.plan = table, Plan("set", at, cards)
+    seat.looked_at, seat.plan = looked_at(session.game.view("bot1", at)), Plan("set", at, cards)
 
 
 def test_fair_call_local_bot_waits_for_its_cooldown() -> None:
@@ -59,3 +59,44 @@ def test_fair_call_server_bot_plans_after_its_cooldown() -> None:
     assert _due(room, "a", Plan("set", 12.0, (0, 1, 2))) == 12.0
     assert _due(room, "a", Plan("no_set", 8.0)) == 8.0  # declaring is not calling
     assert _due(room, "b", Plan("set", 8.0, (0, 1, 2))) == 8.0
+
+
+def _play_alone(variant: str, *, level: int = 4, limit: float = 3000.0) -> list[dict[str, Any]]:
+    """Two bots and a player who only joins "no set" votes, through a whole match of
+    ``variant``: every event."""
+    session = LocalSession("bots", bots=2, level=level, seed=5, variant=variant)
+    asyncio.run(session.open(0.0))
+    events: list[dict[str, Any]] = []
+    now = 0.0
+    while session.game.phase != "match_over" and now < limit:
+        now += 0.25
+        events += session.poll(now)
+        if session.game.phase == "round_over":
+            asyncio.run(session.start(now))
+        view = session.view(now)
+        if view["no_set_votes"] and "you" not in view["no_set_votes"] and view["deck"]:
+            asyncio.run(session.no_set(now))
+    assert session.game.phase == "match_over", f"{variant}: not over by {limit} s"
+    return events
+
+
+def test_memory_bots_turn_cards_up_and_take_sets() -> None:
+    """The terminal's driver carries out turn plans: call, then one turn per position, in
+    the pick window (no bot runs out of time), and bots remember what was turned."""
+    events = _play_alone("memory")
+    turned = [e for e in events if e["type"] == "card_turned"]
+    taken = [e for e in events if e["type"] == "set_taken"]
+    misses = [e for e in events if e["type"] == "wrong_call"]
+    assert turned and all(e["player"].startswith("bot") for e in turned)
+    assert len(taken) > 20 and not [e for e in misses if e.get("reason") == "timeout"]
+    assert len(turned) == 3 * (len(taken) + len(misses))  # every claim turned whole
+    assert len(taken) > len(misses)  # memory pays off: more finds than misses
+
+
+def test_chain_and_puzzle_bots_play_a_match_to_the_end() -> None:
+    for variant in ("set-chain", "ultraset-chain", "puzzle"):
+        events = _play_alone(variant, limit=4000.0)
+        taken = [e for e in events if e["type"] == "set_taken"]
+        assert taken and not [e for e in events if e["type"] == "error"]
+        if variant != "puzzle":
+            assert all(e.get("previous") is not None for e in taken)

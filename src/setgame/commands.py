@@ -544,6 +544,15 @@ def play(
     bots: Annotated[int, typer.Option("--bots", min=1, max=7, help="Computer opponents.")] = 1,
     level: Annotated[int, typer.Option("--level", min=1, max=5, help="Bot level (1-5).")] = 2,
     deck: Annotated[DeckName, typer.Option("--deck", help="Deck to play with.")] = DeckName.full,
+    variant: Annotated[
+        str, typer.Option("--variant", help="Variant (classic, set-chain, ultraset, ...).")
+    ] = "classic",
+    puzzle: Annotated[
+        bool, typer.Option("--puzzle", help="The daily puzzle (of DATE, YYYY-MM-DD; today).")
+    ] = False,
+    date: Annotated[
+        str | None, typer.Argument(help="With --puzzle: the day (default: today, UTC).")
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
     language: Annotated[
         Language | None, typer.Option("--lang", help="Language (default: the environment's).")
@@ -553,9 +562,12 @@ def play(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
 ) -> None:
-    """Play SET in the terminal: solo, against bots, practice, or online."""
+    """Play SET in the terminal: solo, against bots, practice, or online; any variant,
+    or the daily puzzle (--puzzle [DATE])."""
     from setgame.tui import run as run_tui
 
+    chosen, day = _play_variant(variant, puzzle, date, deck.value)
+    extra = {"variant": chosen, "day": day} if chosen != "classic" else {}
     run_tui(
         mode=mode.value,
         bots=bots,
@@ -565,7 +577,36 @@ def play(
         lang=language.value if language is not None else lang(),
         connect=connect,
         name=name,
+        **extra,
     )
+
+
+def _play_variant(variant: str, puzzle: bool, date: str | None, deck: str) -> tuple[str, str]:
+    """The variant and day to play, checked as a room's settings are. ``--puzzle`` is the
+    puzzle variant on a day: today in UTC by default; a future day is refused, as the
+    server does."""
+    import datetime
+
+    from setgame.game import Settings
+    from setgame.variants import find_variant, parse_day
+
+    with bad_input():
+        chosen = find_variant(variant).name
+    if date is not None and not puzzle:
+        fail(f"a date goes with --puzzle: {date!r}")
+    day = ""
+    if puzzle:
+        if chosen not in ("classic", "puzzle"):
+            fail(f"--puzzle plays the puzzle variant, not {variant!r}")
+        today = datetime.datetime.now(datetime.UTC).date()
+        with bad_input():
+            wanted = today if date is None else parse_day(date)
+        if wanted > today:
+            fail(f"no puzzle for a future date: {date!r} (today is {today.isoformat()}, UTC)")
+        chosen, day = "puzzle", wanted.isoformat()
+    with bad_input():
+        Settings(variant=chosen, deck=deck, day=day)
+    return chosen, day
 
 
 def run(args: list[str]) -> NoReturn:

@@ -10,7 +10,15 @@ from setgame.cards import parse_card
 from setgame.i18n import card_label
 from setgame.tui import build_app
 from setgame.tui.strings import tr
-from setgame.tui.widgets import GLYPHS, KEYS, card_glyphs, card_text
+from setgame.tui.widgets import (
+    GLYPHS,
+    KEYS,
+    MAX_COLUMNS,
+    PREVIOUS_KEYS,
+    ROWS,
+    card_glyphs,
+    card_text,
+)
 from tui.tuikit import FakeClock, make_app, table
 
 
@@ -34,8 +42,10 @@ def test_screen_words_come_from_the_catalog(lang: str, line: str) -> None:
 
 
 def test_keys_leave_the_command_keys_free() -> None:
-    assert len(KEYS) == len(set(KEYS)) == 21
-    assert not set(KEYS) & set(" hnqy")
+    """27 places (a MegaSet table grows past 21 cards), the previous group's keys apart."""
+    assert len(KEYS) == len(set(KEYS)) == 27 == MAX_COLUMNS * ROWS
+    assert len(set(PREVIOUS_KEYS)) == 4
+    assert not set(KEYS) & set(" hnqy" + PREVIOUS_KEYS)
 
 
 def test_glyphs_tell_shape_and_shading_apart_without_color() -> None:

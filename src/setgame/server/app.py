@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.game import Game, GameError, Settings, action_from_dict
+from setgame.game import Game, GameError, Settings
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -40,6 +40,7 @@ from setgame.server.edge import (
     trim_memory,
 )
 from setgame.server.limits import Limits
+from setgame.server.puzzle import daily as daily_puzzle
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
@@ -296,7 +297,7 @@ async def replay(request: Request) -> Response:
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
     for action in stored:
-        events = game.apply(action_from_dict(action.action))
+        events = game.apply(game.parse_action(action.action))
         steps.append(
             {
                 "version": action.version,
@@ -390,6 +391,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
+        Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),

@@ -2,8 +2,13 @@
 
 The policy is :class:`setgame.bots.Bot`; this module only carries its plans
 out, through the same room actions a person's messages use (so the room checks
-and orders them like anyone's). A bot re-plans whenever the table changes and
+and orders them like anyone's). A bot re-plans whenever what it sees changes and
 waits while someone else holds the board.
+
+A bot sees what a person in its seat sees (issue 10): the table as it lies (in
+Memory, ``None`` for a face-down card), the previous claim of a chain, the groups
+a puzzle has found, and in Memory the cards it saw turned up earlier, by position
+(:class:`Sightings`, read from the room's public events).
 """
 
 from __future__ import annotations
@@ -12,10 +17,10 @@ import asyncio
 import contextlib
 import functools
 import logging
-from typing import Final
+from typing import Any, Final
 
 from setgame.bots import Bot, Plan
-from setgame.cards import card_names
+from setgame.cards import Card
 from setgame.game import GameError
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
@@ -61,6 +66,63 @@ class BotPlayers:
                 await task
 
 
+class Sightings:
+    """Memory: the cards a bot saw turned up, by table position, from the room's events
+    (``card_turned``: anyone's turns are public). Forgotten when the table changes under
+    them: a claim taken in place forgets its positions; a new round, or a claim after
+    which the table closes up (positions move), forgets everything."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, Card] = {}
+        self.version = 0
+
+    def catch_up(self, room: Room) -> None:
+        """Read the events after the last version read."""
+        recent = room.recent
+        if recent and recent[0][0] > self.version + 1:  # fell behind what the room keeps
+            self.seen.clear()
+        deck = room.game.variant.deck
+        for version, events in recent:
+            if version > self.version:
+                for event in events:
+                    self._note(event, deck.parse)
+        self.version = room.version
+
+    def _note(self, event: dict[str, Any], parse: Any) -> None:
+        kind = event.get("type")
+        if kind == "card_turned":
+            self.seen[int(event["position"])] = parse(event["card"])
+        elif kind == "round_started":
+            self.seen.clear()
+        elif kind == "set_taken":
+            positions = event.get("positions") or []
+            if len(event.get("replaced") or []) != len(positions):
+                self.seen.clear()  # the table closed up: every position may have moved
+            for position in positions:
+                self.seen.pop(position, None)
+
+
+def _sight(room: Room, sightings: Sightings) -> tuple[Any, ...]:
+    """What the bot sees: table (face-down cards None), previous claim, groups found, and
+    in Memory the cards it saw turned up. A new plan is made whenever this changes."""
+    game = room.game
+    table: tuple[Card | None, ...] = tuple(game.table)
+    if game.variant.flow.face_down:
+        up = set(game.turned)
+        table = tuple(c if i in up else None for i, c in enumerate(table))
+    previous = tuple(game.previous) if game.previous is not None else None
+    found = tuple(tuple(group) for group in game.found)
+    return table, previous, found, tuple(sorted(sightings.seen.items()))
+
+
+def _plan(bot: Bot, room: Room, sight: tuple[Any, ...]) -> Plan | None:
+    table, previous, found, seen = sight
+    return bot.plan(
+        table, room.now(), variant=room.game.variant, previous=previous, seen=dict(seen),
+        found=found,
+    )
+
+
 def _blocked(room: Room, player: str, plan: Plan) -> bool:
     """Whether the plan cannot be carried out until something changes."""
     game = room.game
@@ -75,7 +137,7 @@ def _blocked(room: Room, player: str, plan: Plan) -> bool:
 def _due(room: Room, player: str, plan: Plan) -> float:
     """When to carry the plan out: at its time, and not before a fair-call cooldown that
     binds the bot ends (a call before then would only be refused)."""
-    if plan.kind != "set":
+    if plan.kind == "no_set":
         return plan.at
     end = room.game.cooldown_end(player, room.now())
     return plan.at if end is None else max(plan.at, end)
@@ -89,16 +151,18 @@ def _playing(room: Room, player: str) -> bool:
 async def drive(room: Room, player: str, bot: Bot) -> None:
     """Play ``player``'s seat in ``room`` until the seat or the room goes away."""
     plan: Plan | None = None
-    planned_for: tuple[int, ...] = ()
+    planned_for: tuple[Any, ...] = ()
+    sightings = Sightings()
     while not room.broken and player in room.seats:
         version = room.version
+        sightings.catch_up(room)
         if not _playing(room, player):
             plan = None
             await room.wait_change(version)
             continue
-        table = tuple(room.game.table)
-        if plan is None or table != planned_for:
-            plan, planned_for = bot.plan(table, room.now()), table
+        sight = _sight(room, sightings)
+        if plan is None or sight != planned_for:
+            plan, planned_for = _plan(bot, room, sight), sight
         if plan is None or _blocked(room, player, plan):
             await room.wait_change(version)
             continue
@@ -114,11 +178,35 @@ async def drive(room: Room, player: str, bot: Bot) -> None:
 async def _carry_out(room: Room, player: str, bot: Bot, plan: Plan) -> None:
     if plan.kind == "no_set":
         await room.no_set(player)
+    elif plan.kind == "turn":
+        await _turn_up(room, player, bot, plan.positions or ())
+    elif plan.cards is not None:
+        await _call(room, player)
+        pick_seconds = room.game.settings.pick_seconds
+        await asyncio.sleep(min(bot.pick_delay, pick_seconds * PICK_SHARE))
+        if _holds(room, player):
+            await room.pick(player, room.game.names(plan.cards), room.version)
+
+
+async def _call(room: Room, player: str) -> None:
+    if not room.game.settings.solitary:
+        await room.call(player, room.version)
+
+
+def _holds(room: Room, player: str) -> bool:
+    return room.game.settings.solitary or room.game.holder == player
+
+
+async def _turn_up(room: Room, player: str, bot: Bot, positions: tuple[int, ...]) -> None:
+    """Memory: call, then turn the cards up one by one, ``pick_delay`` apart and all
+    within the share of the pick window a pick may take (the window covers the turning)."""
+    if not positions:
         return
-    if plan.cards is None:
-        return
-    await room.call(player, room.version)
-    pick_seconds = room.game.settings.pick_seconds
-    await asyncio.sleep(min(bot.pick_delay, pick_seconds * PICK_SHARE))
-    if room.game.holder == player:
-        await room.pick(player, card_names(plan.cards), room.version)
+    await _call(room, player)
+    window = room.game.settings.pick_seconds * PICK_SHARE
+    step = min(bot.pick_delay, window / len(positions))
+    for position in positions:
+        await asyncio.sleep(step)
+        if not _holds(room, player):
+            return
+        await room.turn(player, position)

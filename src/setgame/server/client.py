@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed
 
 from setgame.cards import card_name, parse_card
 from setgame.sets import find_sets
+from setgame.variants import find_variant
 
 Message = dict[str, Any]
 """A decoded server message: a JSON object with a ``type``."""
@@ -110,6 +111,29 @@ def table_sets(state: Message | None) -> list[tuple[str, str, str]]:
         return []
     cards = [parse_card(code) for code in state["table"]]
     return [(card_name(a), card_name(b), card_name(c)) for a, b, c in find_sets(cards)]
+
+
+def table_groups(state: Message | None) -> list[tuple[str, ...]]:
+    """Every claim a view's table offers now, in its variant (``state["variant"]``): groups
+    of 3, 4 or 6 codes in the variant deck's notation, using the previous claim in a chain,
+    without the groups a puzzle has found. None while the cards lie face down (Memory).
+
+    >>> view = {"table": ["1RSD", "2RSD", "1GSD", "2GSD", "3POS"], "previous": None,
+    ...         "found": None, "variant": {"name": "ultraset"}}
+    >>> table_groups(view)
+    [('1RSD', '2RSD', '1GSD', '2GSD')]
+    """
+    if state is None:
+        return []
+    variant = find_variant(state.get("variant", {}).get("name", "classic"))
+    if variant.flow.face_down:
+        return []
+    deck = variant.deck
+    previous = [deck.parse(c) for c in state.get("previous") or []]
+    pool = [deck.parse(code) for code in state["table"]] + previous
+    found = {frozenset(group) for group in state.get("found") or []}
+    groups = [tuple(deck.names(g)) for g in variant.find(pool, previous or None)]
+    return [g for g in groups if frozenset(g) not in found]
 
 
 def _code(card: str | int) -> str:
@@ -370,6 +394,10 @@ class Client:
         """Pick cards (codes such as ``"2RTD"``, or card ints) to resolve a call (R08, R09)."""
         codes = [_code(card) for card in cards]
         await self.send("pick", cards=codes, version=self.version if version is None else version)
+
+    async def turn(self, position: int) -> None:
+        """Memory: turn up the face-down card at ``position`` of the table."""
+        await self.send("turn", position=position)
 
     async def no_set(self) -> None:
         """Declare that the table holds no set (R11); solo: ask for three more cards (R15)."""

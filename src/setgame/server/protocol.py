@@ -27,8 +27,17 @@ CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_ROOM: Final = 4004
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
-CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=4)]
+CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=5)]
+"""A card code of any deck: four characters, five for MegaSet (``2RTDS``)."""
+MIN_CLAIM: Final = 3
+MAX_CLAIM: Final = 6
+"""A claim holds 3 (set), 4 (UltraSet, 4Set) or 6 (GhostSet) cards; the room's variant
+decides which (the engine refuses another count with ``bad_pick``)."""
 Version = Annotated[int, msgspec.Meta(ge=0)]
+MAX_POSITION: Final = 255
+"""The highest table position a message may name (no deck has more than 256 cards); the
+engine refuses one past the table's end with ``bad_position``."""
+Position = Annotated[int, msgspec.Meta(ge=0, le=MAX_POSITION)]
 
 
 class ProtocolError(ValueError):
@@ -65,8 +74,14 @@ class Call(_In, tag="call"):
 
 
 class Pick(_In, tag="pick"):
-    cards: Annotated[list[CardCode], msgspec.Meta(min_length=3, max_length=3)]
+    cards: Annotated[list[CardCode], msgspec.Meta(min_length=MIN_CLAIM, max_length=MAX_CLAIM)]
     version: Version
+
+
+class Turn(_In, tag="turn"):
+    """Memory: turn up the face-down card at ``position`` of the table."""
+
+    position: Position
 
 
 class NoSet(_In, tag="no_set"):
@@ -89,10 +104,10 @@ class Ping(_In, tag="ping"):
     pass
 
 
-ClientMessage = Hello | Join | Start | Call | Pick | NoSet | Hint | Again | Leave | Ping
+ClientMessage = Hello | Join | Start | Call | Pick | Turn | NoSet | Hint | Again | Leave | Ping
 CLIENT_TYPES: Final = tuple(
     m.__struct_config__.tag
-    for m in (Hello, Join, Start, Call, Pick, NoSet, Hint, Again, Leave, Ping)
+    for m in (Hello, Join, Start, Call, Pick, Turn, NoSet, Hint, Again, Leave, Ping)
 )
 
 # --- server -> client -------------------------------------------------------
@@ -264,6 +279,9 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pick_seconds: Annotated[float, msgspec.Meta(ge=1, le=60)] = 5.0
     rounds: Literal["match", "single"] = "match"
     lockout_lift: Literal["set", "set_or_cards"] = "set"
+    variant: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "classic"
+    table: Annotated[int, msgspec.Meta(ge=0, le=MAX_POSITION + 1)] = 0
+    day: Annotated[str, msgspec.Meta(max_length=32)] = ""
     bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
     bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
     public: bool = True

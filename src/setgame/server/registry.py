@@ -20,10 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import msgspec
+
 from setgame import game as engine
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits
+from setgame.server.puzzle import utc_now
 from setgame.server.rooms import Room, engine_settings, new_id
 from setgame.server.storage import RoomRecord, Storage, StorageError
 
@@ -91,7 +94,7 @@ class Rooms:
 
     async def create(self, settings: p.RoomSettings, client: str = "?") -> Room:
         """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
-        _check_settings(settings)
+        settings = _check_settings(settings)
         self._check_caps(client)
         room = Room(new_id(6), settings, self.storage)
         room.creator = client
@@ -232,9 +235,19 @@ class Rooms:
             await room.close()
 
 
-def _check_settings(settings: p.RoomSettings) -> None:
-    engine_settings(settings)  # GameError for a bad deck
+def _check_settings(settings: p.RoomSettings) -> p.RoomSettings:
+    """The settings checked (GameError ``bad_setting`` quoting a bad one), the variant by
+    its canonical name (``UltraSet`` is stored as ``ultraset``)."""
+    checked = engine_settings(settings)  # the engine's checks: deck, variant, table, day
     if settings.mode != "multi" and settings.bots:
         raise engine.GameError(
             "bad_setting", f"{settings.mode!r} games have one player: bots must be 0"
         )
+    if checked.day:  # the engine has no clock: the server refuses a puzzle not out yet
+        today = utc_now().date()
+        if checked.day > today.isoformat():  # both YYYY-MM-DD: text order is date order
+            raise engine.GameError(
+                "bad_setting",
+                f"day {checked.day!r} is in the future (today is {today.isoformat()} UTC)",
+            )
+    return msgspec.structs.replace(settings, variant=checked.variant)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from setgame import game as engine
-from setgame.cards import CardError, card_names, parse_card
+from setgame.cards import CardError
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
@@ -60,7 +60,7 @@ class Seat:
 
 @dataclass(slots=True)
 class _Hint:
-    table: tuple[int, ...]
+    table: tuple[Any, ...]  # what the hint was for: table, previous claim, groups found
     cards: tuple[int, ...]
     shown: int = 0
 
@@ -90,6 +90,9 @@ def engine_settings(settings: p.RoomSettings) -> engine.Settings:
         pick_seconds=settings.pick_seconds,
         rounds=settings.rounds,
         lockout_lift=settings.lockout_lift,
+        variant=settings.variant,
+        table=settings.table,
+        day=settings.day,
     )
 
 
@@ -345,7 +348,7 @@ class Room:
                 self.game_id,
                 version,
                 action.at,
-                engine.action_to_dict(action),
+                self.game.action_dict(action),
                 room=self.id,
                 seat=seat,
                 finished=self.game.phase == "match_over",
@@ -509,10 +512,22 @@ class Room:
         await self.act(lambda now: self._current(version, engine.Call(at=now, player=player)))
 
     async def pick(self, player: str, codes: list[str], version: int) -> None:
-        cards = _parse_cards(codes)
+        cards = self._parse_cards(codes)
         await self.act(
             lambda now: self._current(version, engine.Pick(at=now, player=player, cards=cards))
         )
+
+    async def turn(self, player: str, position: int) -> None:
+        """Memory: turn up a face-down card (the engine checks the position and the board)."""
+        await self.act(lambda now: engine.Turn(at=now, player=player, position=position))
+
+    def _parse_cards(self, codes: list[str]) -> tuple[int, ...]:
+        """Card codes in the notation of the room's variant deck (MegaSet: five characters)."""
+        deck = self.game.variant.deck
+        try:
+            return tuple(deck.parse(code) for code in codes)
+        except CardError as exc:
+            raise engine.GameError("bad_card", str(exc)) from None
 
     async def no_set(self, player: str) -> None:
         await self.act(lambda now: engine.NoSet(at=now, player=player))
@@ -551,15 +566,17 @@ class Room:
             raise engine.GameError("no_hints", "hints are for practice games")
         if self.game.phase != "playing":
             raise engine.GameError("not_playing", f"no hints while {self.game.phase!r}")
-        table = tuple(self.game.table)
+        if self.game.variant.flow.face_down:
+            raise engine.GameError("no_hints", "no hints in Memory: the cards lie face down")
+        table = (tuple(self.game.table), tuple(self.game.previous or ()), len(self.game.found))
         hint = self._hints.get(player)
         if hint is None or hint.table != table:
-            sets = self.game.sets_on_table()
-            if not sets:
+            groups = self.game.groups_on_table()
+            if not groups:
                 raise engine.GameError("no_set_on_table", "there is no set on the table")
-            hint = self._hints[player] = _Hint(table, tuple(sets[0]))
-        hint.shown = min(3, hint.shown + 1)
-        return card_names(hint.cards[: hint.shown])
+            hint = self._hints[player] = _Hint(table, tuple(groups[0]))
+        hint.shown = min(len(hint.cards), hint.shown + 1)
+        return self.game.names(hint.cards[: hint.shown])
 
     # --- games ----------------------------------------------------------------------------
 
@@ -601,7 +618,7 @@ class Room:
         self.version = record.version - len(record.actions)
         self._install(game, record.game.id, _last_at(record.actions))
         for row in record.actions:
-            events = game.apply(engine.action_from_dict(row.action))
+            events = game.apply(game.parse_action(row.action))
             self._remember(row.version, events)
         self.version = record.version
         self.created = record.created
@@ -635,8 +652,13 @@ class Room:
 
 _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
 ENGINE_FIELDS: Final = frozenset(
-    ("mode", "penalty", "no_set", "deck", "pick_seconds", "rounds", "lockout_lift")
+    (
+        "mode", "penalty", "no_set", "deck", "pick_seconds", "rounds", "lockout_lift",
+        "variant", "table", "day",
+    )
 )
+"""The room settings that are the engine's (rows stored before the variants lack the last
+three: they load with the engine's defaults, a classic game)."""
 
 
 def _last_at(rows: Iterable[ActionRow]) -> float:
@@ -648,9 +670,3 @@ def _seated(conn: Connection) -> str:
         raise engine.GameError("not_seated", "join the game first")
     return conn.player
 
-
-def _parse_cards(codes: list[str]) -> tuple[int, ...]:
-    try:
-        return tuple(parse_card(code) for code in codes)
-    except CardError as exc:
-        raise engine.GameError("bad_card", str(exc)) from None

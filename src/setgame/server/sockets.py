@@ -338,6 +338,8 @@ async def _play(room: Room, player: str, message: p.ClientMessage) -> None:
             await room.call(player, version)
         case p.Pick(cards=cards, version=version):
             await room.pick(player, cards, version)
+        case p.Turn(position=position):
+            await room.turn(player, position)
         case p.NoSet():
             await room.no_set(player)
         case _:  # pragma: no cover - every type is handled above

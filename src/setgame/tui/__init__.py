@@ -26,6 +26,8 @@ def build_app(
     lang: str = "en",
     connect: str | None = None,
     name: str | None = None,
+    variant: str = "classic",
+    day: str = "",
 ) -> SetApp:
     """The app for these options; bad options raise ``ValueError`` quoting them."""
     from setgame.tui.app import SetApp
@@ -36,7 +38,16 @@ def build_app(
         from setgame.tui.remote import RemoteSession
 
         return SetApp(RemoteSession(connect, name=name), lang=lang)
-    session = LocalSession(mode, bots=bots, level=level, deck=deck, seed=seed, name=name or "You")
+    session = LocalSession(
+        mode,
+        bots=bots,
+        level=level,
+        deck=deck,
+        seed=seed,
+        name=name or "You",
+        variant=variant,
+        day=day,
+    )
     return SetApp(session, lang=lang)
 
 
@@ -50,9 +61,20 @@ def run(
     lang: str = "en",
     connect: str | None = None,
     name: str | None = None,
+    variant: str = "classic",
+    day: str = "",
 ) -> None:
     """Play in this terminal until the player quits."""
     app = build_app(
-        mode, bots=bots, level=level, deck=deck, seed=seed, lang=lang, connect=connect, name=name
+        mode,
+        bots=bots,
+        level=level,
+        deck=deck,
+        seed=seed,
+        lang=lang,
+        connect=connect,
+        name=name,
+        variant=variant,
+        day=day,
     )
     app.run()

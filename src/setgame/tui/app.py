@@ -20,8 +20,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from setgame.tui.clock import GameClock
-from setgame.tui.strings import error_message, event_message, tr
-from setgame.tui.widgets import KEYS, HolderBar, MessageBar, Scoreboard, StatusBar, TableGrid
+from setgame.tui.strings import PREVIOUS_KEYS, error_message, event_message, tr, variant_of
+from setgame.tui.widgets import (
+    KEYS,
+    FoundBar,
+    HolderBar,
+    MessageBar,
+    PreviousRow,
+    Scoreboard,
+    StatusBar,
+    TableGrid,
+)
 
 Clock = Callable[[], float]
 #: Events shown as warnings: something went wrong for someone.
@@ -37,6 +46,7 @@ class Session(Protocol):
     async def again(self, now: float) -> None: ...
     async def call(self, now: float) -> None: ...
     async def pick(self, codes: tuple[str, ...], now: float) -> None: ...
+    async def turn(self, position: int, now: float) -> None: ...
     async def no_set(self, now: float) -> None: ...
     async def hint(self, now: float) -> list[str]: ...
     async def close(self) -> None: ...
@@ -99,9 +109,12 @@ class SetApp(App[None]):
         Binding("n", "no_set", "no set"),
         Binding("h", "hint", "hint"),
         Binding("enter", "start", "start"),
+        Binding("left", "move_focus(-1)", show=False),
+        Binding("right", "move_focus(1)", show=False),
         Binding("q", "quit_game", "quit"),
         Binding("ctrl+q", "quit_game", "quit", show=False, priority=True),
         *(Binding(key, f"select({i})", show=False) for i, key in enumerate(KEYS)),
+        *(Binding(key, f"select_previous({i})", show=False) for i, key in enumerate(PREVIOUS_KEYS)),
     ]
 
     def __init__(
@@ -123,9 +136,12 @@ class SetApp(App[None]):
         self.poll_seconds = poll_seconds
         self.selected: list[str] = []  # card codes, in the order picked
         self.hinted: set[str] = set()
+        self.focus_at: int | None = None  # the arrows' card; Enter takes (or turns) it
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
         self.table_grid = TableGrid(lang)
+        self.previous_row = PreviousRow(lang)
+        self.found_bar = FoundBar(id="found")
         self.scoreboard = Scoreboard(id="scores")
         self.holder_bar = HolderBar(id="holder")
         self.message_bar = MessageBar(id="message")
@@ -135,7 +151,9 @@ class SetApp(App[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
             yield self.status_bar
+            yield self.previous_row
             yield self.table_grid
+            yield self.found_bar
             yield self.scoreboard
             yield self.holder_bar
             yield self.message_bar
@@ -187,7 +205,17 @@ class SetApp(App[None]):
         offline = bool(getattr(self.session, "offline", False))
         view["clock"] = self.game_clock.shown(view, offline=offline)
         self.status_bar.show(view, self.lang)
-        self.table_grid.show(view.get("table", []), self._selected_positions(), self.hinted)
+        variant = variant_of(view)
+        table = view.get("table", [])
+        if self.focus_at is not None and self.focus_at >= len(table):
+            self.focus_at = len(table) - 1 if table else None
+        self.table_grid.show(
+            table, self._selected_positions(), self.hinted, variant.deck, self.focus_at
+        )
+        self.previous_row.show(
+            view.get("previous"), variant.flow.links, self.selected, self.hinted, variant.deck
+        )
+        self.found_bar.show(view, self.lang)
         self.scoreboard.show(view, self.lang)
         self.holder_bar.show(view, self.lang)
 
@@ -196,9 +224,9 @@ class SetApp(App[None]):
         self.message_bar.say(message[:1].upper() + message[1:], warning=warning, keep=keep)
 
     def _forget_gone_cards(self, view: dict[str, Any]) -> None:
-        table = view.get("table", [])
-        self.selected = [code for code in self.selected if code in table]
-        self.hinted &= set(table)
+        shown = {*view.get("table", []), *(view.get("previous") or ())} - {None}
+        self.selected = [code for code in self.selected if code in shown]
+        self.hinted &= shown
         if view.get("mode") == "multi" and view.get("holder") != view.get("you"):
             self.selected = []
 
@@ -209,7 +237,8 @@ class SetApp(App[None]):
     # -- the player's commands -------------------------------------------------------------
 
     async def action_select(self, position: int) -> None:
-        """Take or put back the card at ``position``; the third card picks."""
+        """Take or put back the card at ``position``; the claim's last card picks. In
+        Memory the key turns the card up."""
         view = self.view
         table = view.get("table", [])
         if view.get("phase") != "playing" or position >= len(table):
@@ -217,12 +246,31 @@ class SetApp(App[None]):
         if not self._may_pick(view):
             self._explain_no_pick(view)
             return
-        code = table[position]
+        if variant_of(view).flow.face_down:
+            if table[position] is None:  # a face-up card stays up until the turn is judged
+                self._catch_up()
+                await self._act(self.session.turn(position, self.clock()))
+                self.refresh_game()
+            return
+        await self._toggle(table[position])
+
+    async def action_select_previous(self, index: int) -> None:
+        """Chain variants: take or put back a card of the previous claim."""
+        view = self.view
+        previous = view.get("previous") or []
+        if view.get("phase") != "playing" or index >= len(previous):
+            return
+        if not self._may_pick(view):
+            self._explain_no_pick(view)
+            return
+        await self._toggle(previous[index])
+
+    async def _toggle(self, code: str) -> None:
         if code in self.selected:
             self.selected.remove(code)
         else:
             self.selected.append(code)
-        if len(self.selected) == 3:
+        if len(self.selected) == variant_of(self.view).claim_size:
             cards, self.selected = tuple(self.selected), []
             self._catch_up()
             if self._may_pick(self.view):  # the pick window may have closed meanwhile
@@ -266,6 +314,9 @@ class SetApp(App[None]):
         if self.view.get("mode") != "practice":
             self.say(tr("Hints are for practice games", self.lang), warning=True)
             return
+        if variant_of(self.view).flow.face_down:
+            self.say(tr("No hints in Memory: the cards lie face down", self.lang), warning=True)
+            return
         cards = await self._act(self.session.hint(self.clock()))
         if cards is None:
             return
@@ -277,10 +328,21 @@ class SetApp(App[None]):
         )
         self.refresh_game()
 
+    def action_move_focus(self, step: int) -> None:
+        """Move the focus to the next (or previous) card of the table, in table order."""
+        cards = len(self.view.get("table") or ())
+        if self.view.get("phase") != "playing" or not cards:
+            return
+        self.focus_at = 0 if self.focus_at is None else (self.focus_at + step) % cards
+        self.refresh_game()
+
     async def action_start(self) -> None:
-        """Deal the next round, start a game waiting in its lobby, or play again."""
+        """Deal the next round, start a game waiting in its lobby, or play again; while
+        playing, take (or in Memory turn up) the focused card."""
         phase = self.view.get("phase")
-        if phase in ("lobby", "round_over"):
+        if phase == "playing" and self.focus_at is not None:
+            await self.action_select(self.focus_at)
+        elif phase in ("lobby", "round_over"):
             await self._act(self.session.start(self.clock()))
         elif phase == "match_over":
             await self._act(self.session.again(self.clock()))

@@ -148,6 +148,10 @@ class RemoteSession:
     async def pick(self, codes: tuple[str, ...], now: float) -> None:
         await self._send(lambda client: client.pick(codes))
 
+    async def turn(self, position: int, now: float) -> None:
+        """Memory: turn up the card at ``position`` (the wire message of docs/protocol.md)."""
+        await self._send(lambda client: client.send("turn", position=position))
+
     async def no_set(self, now: float) -> None:
         await self._send(lambda client: client.no_set())
 

@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from setgame.catalog import N_, check_language, format_number, gettext, ngettext
-from setgame.i18n import explain_text
-from setgame.sets import Flaw
+from setgame.tui.deckwords import flaws_text
+from setgame.variants import Variant, VariantError, find_variant
+from setgame.variants.registry import CLASSIC
 
 #: What the status bar calls each mode.
 MODE_NAMES: Final = {"solo": N_("solo"), "practice": N_("practice"), "multi": N_("match")}
@@ -26,6 +27,14 @@ HELP_LINES: Final = {
     "solo": N_("keys: pick three cards · n: three more cards (costs a point) · q: quit"),
     "practice": N_("keys: pick three cards · h: hint · n: three more cards · q: quit"),
 }
+#: What the n key does, per mode, in the variants' key lines.
+NO_SET_KEYS: Final = {
+    "multi": N_("n: no set"),
+    "solo": N_("n: three more cards (costs a point)"),
+    "practice": N_("n: three more cards"),
+}
+#: The keys of the previous claim's cards in a chain variant (shown apart from the table).
+PREVIOUS_KEYS: Final = "mopr"
 #: What the holder bar says between rounds.
 PHASE_LINES: Final = {
     "lobby": N_("Waiting for the game to start. Press Enter to start"),
@@ -34,6 +43,59 @@ PHASE_LINES: Final = {
 }
 #: The name the server and the local game give a bot ("Bot 2"), said in the player's language.
 _BOT_NAME: Final = re.compile(r"Bot (\d{1,2})")
+
+
+def variant_of(view: Mapping[str, Any]) -> Variant:
+    """The variant a view is of (Classic for a view from before variants)."""
+    try:
+        return find_variant((view.get("variant") or {}).get("name", "classic"))
+    except VariantError:
+        return CLASSIC
+
+
+def help_line(view: Mapping[str, Any], lang: str) -> str:
+    """The keys to press now, for the view's mode and variant."""
+    mode, variant = str(view.get("mode", "solo")), variant_of(view)
+    flow, n = variant.flow, variant.claim_size
+    if n == 3 and flow.name == "normal":  # the classic lines, whole
+        return tr(HELP_LINES.get(mode, HELP_LINES["solo"]), lang)
+    parts = [tr("Space: call SET", lang)] if mode == "multi" else []
+    if flow.face_down:
+        parts.append(ngettext(lang, "keys: turn up {n} card", "keys: turn up {n} cards", n))
+    else:
+        parts.append(ngettext(lang, "keys: pick {n} card", "keys: pick {n} cards", n))
+    if view.get("previous") is not None:
+        keys = " ".join(PREVIOUS_KEYS[: len(view["previous"])])
+        parts.append(tr("{keys}: previous group", lang, keys=keys))
+    if mode == "practice" and not flow.face_down:
+        parts.append(tr("h: hint", lang))
+    if flow.removes_claims and not flow.face_down:  # Puzzle and Memory deal by themselves
+        parts.append(tr(NO_SET_KEYS.get(mode, NO_SET_KEYS["solo"]), lang))
+    parts.append(tr("q: quit", lang))
+    return " · ".join(parts)
+
+
+def holding_line(view: Mapping[str, Any], seconds: str, lang: str) -> str:
+    """What the holder bar says to the player holding the board."""
+    variant = variant_of(view)
+    n = variant.claim_size
+    if variant.flow.face_down:
+        return ngettext(
+            lang,
+            "You hold the board: turn up {n} card within {seconds}",
+            "You hold the board: turn up {n} cards within {seconds}",
+            n,
+            seconds=seconds,
+        )
+    if n == 3:
+        return tr("You hold the board: pick three cards within {seconds}", lang, seconds=seconds)
+    return ngettext(
+        lang,
+        "You hold the board: pick {n} card within {seconds}",
+        "You hold the board: pick {n} cards within {seconds}",
+        n,
+        seconds=seconds,
+    )
 
 
 def tr(message: str, lang: str = "en", /, **fields: object) -> str:
@@ -86,9 +148,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     cards = " ".join(event.get("cards") or ())
     mine = player is not None and player == view.get("you")
     if kind == "set_taken":
-        if mine:
-            return tr("A set! {cards}", lang, cards=cards)
-        return tr("{name} found a set: {cards}", lang, name=name, cards=cards)
+        return _taken(event, view, name, cards, mine, lang)
     if kind == "wrong_call":
         return _wrong_call(event, view, name, cards, mine, lang)
     if kind == "more_cards_asked":
@@ -96,7 +156,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
             return tr("Three more cards: you lose a point", lang)
         return tr("Three more cards", lang)
     if kind == "cards_added" and event.get("why") != "request":
-        return _cards_added(event, lang)
+        return _cards_added(event, view, lang)
     if kind == "no_set_declared" and not mine:
         return tr("{name} says there is no set", lang, name=name)
     if kind == "round_over" and view.get("phase") == "round_over":
@@ -104,7 +164,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         # the match's result says it all)
         return _round_over(event, names, lang)
     if kind == "match_over":
-        return _match_over(event, names, lang)
+        return _match_over(event, names, lang) + _daily_result(event, view, lang)
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang, view)
     if kind == "left" and not mine:
@@ -119,6 +179,23 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "reconnected":
         return tr("Connected again", lang)
     return None
+
+
+def _taken(
+    event: Mapping[str, Any], view: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str
+) -> str:
+    if variant_of(view).kind.name == "set":
+        if mine:
+            text = tr("A set! {cards}", lang, cards=cards)
+        else:
+            text = tr("{name} found a set: {cards}", lang, name=name, cards=cards)
+    elif mine:
+        text = tr("Found! {cards}", lang, cards=cards)
+    else:
+        text = tr("{name} found: {cards}", lang, name=name, cards=cards)
+    if event.get("reshuffled"):  # Shuffle
+        text += "\n" + tr("The table is shuffled into the deck and dealt anew.", lang)
+    return text
 
 
 def _seated(view: Mapping[str, Any], player: object) -> bool:
@@ -169,13 +246,16 @@ def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
     return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
 
 
-def _cards_added(event: Mapping[str, Any], lang: str) -> str:
-    """Three more cards; after a "no set" vote with a set on the table, which set it was."""
+def _cards_added(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
+    """Three more cards; after a "no set" vote with a group on the table, which it was."""
     text = tr("Three more cards", lang)
     missed = event.get("missed")
     if missed:
         cards = " ".join(str(code) for code in missed)
-        text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
+        if variant_of(view).kind.name == "set":
+            text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
+        else:
+            text += ". " + tr("There was a group on the table: {cards}", lang, cards=cards)
     return text
 
 
@@ -185,13 +265,19 @@ def _wrong_call(
     if event.get("reason") == "timeout":
         text = tr("{name} picked nothing in time.", lang, name=name)
     else:
-        flaws = [Flaw(f["attribute"], f["common"], f["odd"]) for f in event.get("flaws") or ()]
-        verdict = explain_text(flaws, lang)
+        variant = variant_of(view)
+        verdict = flaws_text(list(event.get("flaws") or ()), lang, variant)
         if mine:
             text = tr("{cards}: {verdict}", lang, cards=cards, verdict=verdict)
         else:
             text = tr("{name}: {cards}: {verdict}", lang, name=name, cards=cards, verdict=verdict)
     penalty = []  # on a line of its own, under the explanation
+    if variant_of(view).flow.face_down and event.get("reason") != "timeout":
+        penalty.append(tr("The cards turn face down again.", lang))
+    added = event.get("penalty_seconds")
+    if isinstance(added, int | float) and added > 0:  # Puzzle: time, not a point
+        seconds = seconds_text(float(added), lang)
+        penalty.append(tr("{seconds} added to your time.", lang, seconds=seconds))
     if event.get("point_lost"):
         penalty.append(
             tr("You lose a point.", lang) if mine else tr("{name} loses a point.", lang, name=name)
@@ -225,6 +311,24 @@ def lockout_text(view: Mapping[str, Any], name: str | None, lang: str) -> str:
     return tr("{name} is locked out until someone finds a set.", lang, name=name)
 
 
+def _daily_result(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
+    """The daily puzzle's result on a line of its own, to share: the day, the sets found
+    and the time, no card (no spoiler)."""
+    day, solo = (view.get("settings") or {}).get("day"), event.get("solo")
+    if not day or not isinstance(solo, Mapping):
+        return ""
+    clock = format_clock(float(solo.get("seconds") or 0.0))
+    found = int(solo.get("score", 0))
+    return "\n" + ngettext(
+        lang,
+        "SET daily puzzle {day}: {n} set in {clock}",
+        "SET daily puzzle {day}: {n} sets in {clock}",
+        found,
+        day=day,
+        clock=clock,
+    )
+
+
 def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
     solo = event.get("solo")
     if solo is not None:
@@ -240,7 +344,7 @@ def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
                 left,
             )
         score = int(solo.get("score", 0))
-        return ngettext(
+        text = ngettext(
             lang,
             "Game over: {n} point in {clock}, {outcome}.",
             "Game over: {n} points in {clock}, {outcome}.",
@@ -248,6 +352,11 @@ def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
             clock=clock,
             outcome=outcome,
         )
+        penalty = solo.get("penalty_seconds")
+        if isinstance(penalty, int | float) and penalty > 0:  # Puzzle: counted in the time
+            seconds = seconds_text(float(penalty), lang)
+            text += " " + tr("Penalties included: {seconds}.", lang, seconds=seconds)
+        return text
     winners = ", ".join(names.get(str(w), str(w)) for w in event.get("winners") or ())
     return tr("Game over. {winners} won.", lang, winners=winners)
 
@@ -262,6 +371,9 @@ _ERRORS: Final = {
     "stale_version": N_("The table changed: look again"),
     "not_seated": N_("You are watching: the seats are taken"),
     "offline": N_("Not connected to the server: wait until it reconnects"),
+    "already_found": N_("You found that one already: look for another"),
+    "face_down": N_("The cards lie face down: press a card's key to turn it up"),
+    "auto_deal": N_("There is always a group to find here: keep looking"),
 }
 
 

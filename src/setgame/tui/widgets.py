@@ -16,59 +16,87 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from setgame.cards import parse_card
-from setgame.catalog import pgettext
-from setgame.i18n import card_label
-from setgame.tui.face import COLORS, GLYPHS, card_glyphs, card_text, label_rows
+from setgame.catalog import ngettext, pgettext
+from setgame.tui.deckwords import card_words
+from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
-    HELP_LINES,
     MODE_NAMES,
     PHASE_LINES,
+    PREVIOUS_KEYS,
     format_clock,
+    help_line,
+    holding_line,
     player_name,
     seconds_text,
     tr,
 )
+from setgame.variants.decks import STANDARD, Deck
 
 #: The key of each table position, in table order: digits, then letters that
-#: leave Space, h, n, q and y to the commands.
-KEYS: Final = "1234567890abcdefgijkl"
-__all__ = ["COLORS", "GLYPHS", "KEYS", "card_glyphs", "card_text"]
+#: leave Space, h, n, q, y and the previous set's keys to the commands.
+KEYS: Final = "1234567890abcdefgijklstuvwx"
+__all__ = ["COLORS", "GLYPHS", "KEYS", "PREVIOUS_KEYS", "card_glyphs", "card_text"]
 ROWS: Final = 3
 BASE_COLUMNS: Final = 4
-MAX_COLUMNS: Final = 7
+MAX_COLUMNS: Final = 9
 
 
 class CardView(Widget):
-    """One place on the table: a card, or empty. It draws to fit its size."""
+    """One place on the table: a card, a face-down card (Memory), or empty. It draws to
+    fit its size. ``keys``: the keys of the places it may show (the table's, or the
+    previous claim's)."""
 
-    def __init__(self, position: int, lang: str = "en") -> None:
-        super().__init__(id=f"card-{position}", classes="card empty")
+    def __init__(self, position: int, lang: str = "en", *, keys: str = KEYS) -> None:
+        prefix = "card" if keys == KEYS else "previous"
+        super().__init__(id=f"{prefix}-{position}", classes="card empty")
         self.position = position
         self.lang = lang
+        self.keys = keys
+        self.deck: Deck = STANDARD
         self.code: str | None = None
+        self.face_down = False
         self.mark = ""
-        self._drawn_at = position  # the position (so the key) last drawn
+        self._drawn: tuple[Any, ...] = ()
 
-    def show(self, code: str | None, *, selected: bool = False, hinted: bool = False) -> None:
-        """Draw ``code`` (``None``: an empty place), marked as picked or hinted."""
-        mark = " ✔" if selected else " ★" if hinted else ""
-        if (code, mark, self.position) != (self.code, self.mark, self._drawn_at):
-            self.code, self.mark, self._drawn_at = code, mark, self.position
+    def show(
+        self,
+        code: str | None,
+        *,
+        selected: bool = False,
+        hinted: bool = False,
+        face_down: bool = False,
+        deck: Deck = STANDARD,
+        focused: bool = False,
+    ) -> None:
+        """Draw ``code`` (``None``: an empty place, or a card lying face down), marked as
+        picked or hinted, a card of ``deck``; ``focused``: the arrows' card (◂)."""
+        mark = (" ✔" if selected else " ★" if hinted else "") + (" ◂" if focused else "")
+        drawn = (code, mark, self.position, face_down, deck.name)
+        if drawn != self._drawn:
+            self.code, self.mark, self.face_down, self.deck = code, mark, face_down, deck
+            self._drawn = drawn
             self.refresh()
-        self.set_class(code is None, "empty")
+        self.set_class(code is None and not face_down, "empty")
+        self.set_class(face_down, "face-down")
         self.set_class(selected, "selected")
         self.set_class(hinted, "hinted")
+        self.set_class(focused, "focused")
+
+    @property
+    def key(self) -> str:
+        return self.keys[self.position]
 
     def render(self) -> Text:
+        width, height = self.content_size
+        if self.face_down:
+            return back_text(self.key, width, height, self.mark.strip())
         if self.code is None:
             return Text("")
-        width, height = self.content_size
-        label = card_label(parse_card(self.code), self.lang)
+        label = card_words(self.deck.parse(self.code), self.deck, self.lang)
         fit = self._smallest_face()
-        rows = label_rows(fit[0], self.lang) if fit[0] >= 12 else 0
+        rows = label_rows(fit[0], self.lang, self.deck.name) if fit[0] >= 12 else 0
         return card_text(
-            self.code, KEYS[self.position], width, height, label, self.mark, rows, fit=fit
+            self.code, self.key, width, height, label, self.mark, rows, fit=fit, deck=self.deck
         )
 
     def _smallest_face(self) -> tuple[int, int]:
@@ -125,16 +153,75 @@ class TableGrid(Horizontal):
                 for row in range(ROWS):
                     yield CardView(slot_position(column, row), self.lang)
 
-    def show(self, table: Sequence[str | None], selected: set[int], hinted: set[str]) -> None:
-        """Lay out ``table`` (codes in table order), marking picked places and hinted cards."""
+    def show(
+        self,
+        table: Sequence[str | None],
+        selected: set[int],
+        hinted: set[str],
+        deck: Deck = STANDARD,
+        focused: int | None = None,
+    ) -> None:
+        """Lay out ``table`` (codes in table order, None for a face-down card), marking
+        picked places, hinted cards and the focused place (the arrows')."""
         shown, base = columns_needed(len(table)), base_columns(len(table))
         for column in self.query(".column"):
             number = int(str(column.id).rsplit("-", 1)[1])
             column.display = number < shown
             for row, view in enumerate(column.query(CardView)):
                 view.position = slot_position(number, row, base)
-                code = table[view.position] if view.position < len(table) else None
-                view.show(code, selected=view.position in selected, hinted=code in hinted)
+                on_table = view.position < len(table)
+                code = table[view.position] if on_table else None
+                view.show(
+                    code,
+                    selected=view.position in selected,
+                    hinted=code is not None and code in hinted,
+                    face_down=on_table and code is None,
+                    deck=deck,
+                    focused=view.position == focused,
+                )
+
+
+class PreviousRow(Horizontal):
+    """A chain variant's previous claim, apart from the table: its cards may be picked
+    (keys m o p r) as a claim must reuse some of them."""
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__(id="previous")
+        self.lang = lang
+        self.title = Static(id="previous-title")
+
+    def compose(self) -> ComposeResult:
+        yield self.title
+        for i in range(len(PREVIOUS_KEYS)):
+            yield CardView(i, self.lang, keys=PREVIOUS_KEYS)
+
+    def show(
+        self,
+        previous: Sequence[str] | None,
+        links: int,
+        selected: Sequence[str],
+        hinted: set[str],
+        deck: Deck = STANDARD,
+    ) -> None:
+        """Show ``previous`` (None: not a chain variant, or no claim yet this round)."""
+        self.display = previous is not None
+        if previous is None:
+            return
+        self.title.update(
+            Text(
+                ngettext(
+                    self.lang,
+                    "Previous group: use exactly {n} of its cards",
+                    "Previous group: use exactly {n} of its cards",
+                    links,
+                ),
+                style="bold",
+            )
+        )
+        for view in self.query(CardView):
+            code = previous[view.position] if view.position < len(previous) else None
+            view.display = code is not None
+            view.show(code, selected=code in selected, hinted=code in hinted, deck=deck)
 
 
 class Scoreboard(Static):
@@ -183,14 +270,48 @@ def _score_entry(
     return parts
 
 
+class FoundBar(Static):
+    """Puzzle: how many groups the table holds, and those found so far."""
+
+    def show(self, view: Mapping[str, Any], lang: str) -> None:
+        found, groups = view.get("found"), view.get("groups")
+        self.display = found is not None
+        if found is None:
+            return
+        total = int(groups or 0)
+        text = Text(
+            ngettext(
+                lang,
+                "Found {found} of {n} group",
+                "Found {found} of {n} groups",
+                total,
+                found=len(found),
+            ),
+            style="bold",
+        )
+        for group in found:
+            text.append("   " + " ".join(group))
+        self.update(text)
+
+
 class StatusBar(Static):
-    """Mode, cards left in the deck, the clock and the round."""
+    """Mode and variant, cards left in the deck, the clock (and a puzzle's penalty
+    time) and the round."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
         mode = MODE_NAMES.get(str(view.get("mode")), MODE_NAMES["solo"])
         parts = [tr("SET", lang) + " · " + tr(mode, lang)]
+        variant = view.get("variant") or {}
+        if variant.get("name", "classic") != "classic":
+            parts[0] += " · " + str(variant.get("title"))  # a proper name in every language
         parts.append(tr("Deck: {count}", lang, count=view.get("deck", 0)))
         parts.append(tr("Time: {clock}", lang, clock=format_clock(float(view.get("clock") or 0.0))))
+        players = view.get("players") or ()
+        you: Mapping[str, Any] = next((p for p in players if p.get("id") == view.get("you")), {})
+        penalty = you.get("penalty_seconds", view.get("penalty_seconds"))
+        if isinstance(penalty, int | float) and penalty > 0:  # Puzzle: wrong picks cost time
+            seconds = seconds_text(float(penalty), lang)
+            parts.append(tr("Penalty: +{seconds}", lang, seconds=seconds))
         if view.get("rounds", 1) > 1:
             parts.append(
                 tr(
@@ -217,23 +338,12 @@ class HolderBar(Static):
             self.update(Text(text))  # wrapped, not cut: the link must be whole
             return
         if holder is None or deadline is None:
-            keys = HELP_LINES.get(view.get("mode", "solo"), HELP_LINES["solo"])
             self.set_class(False, "holding")
-            self.update(
-                Text(
-                    tr(keys, lang),
-                    no_wrap=True,
-                    overflow="ellipsis",
-                )
-            )
+            self.update(Text(help_line(view, lang), no_wrap=True, overflow="ellipsis"))
             return
         self.set_class(True, "holding")
         if holder == view.get("you"):
-            line = tr(
-                "You hold the board: pick three cards within {seconds}",
-                lang,
-                seconds=seconds_text(float(deadline), lang),
-            )
+            line = holding_line(view, seconds_text(float(deadline), lang), lang)
         else:
             players = {p.get("id"): p for p in view.get("players", [])}
             name = player_name(players.get(holder, {"id": holder}), view.get("you"), lang)
