@@ -2,6 +2,7 @@
 
     python3 benchmarks/load.py --players 1000 --room-size 4 --seconds 30
     python3 benchmarks/load.py --quick          # a few rooms for a few seconds (the test)
+    python3 benchmarks/load.py --server-src ../other/src   # another checkout's server (A/B)
 
 It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLite
 file), creates the rooms over HTTP, connects the players through the Python
@@ -16,7 +17,8 @@ seat starts the next round or a new game.
 
 Reported: connected players, actions per second, the latency from a valid pick
 being sent to the moment EVERY player of that room has received the update
-(p50, p99, max), errors counted, CPU use and memory (RSS) of the server, and the
+(p50, p99, max), errors counted, CPU use and memory (RSS) of the server (also over
+the play alone, and as CPU milliseconds per action), and the
 baseline measured in the same run: right after the game server, the same
 load generator drives the bare uvicorn WebSocket broadcast stack
 (``benchmarks/bare_broadcast.py``) with the same number of players in rooms of

@@ -4,7 +4,8 @@ Every action on a room goes through :meth:`Room.act`, which holds the room's
 lock, brings the game up to the server clock (an expired pick window is a
 ``Tick``), applies the action, numbers it (the room's ``version``), writes it
 to the database and only then broadcasts an ``update`` to every connection of
-the room, each with its own player's view.
+the room, each with its own player's view (the view they share is built and
+encoded once per update; only each seat's own keys differ: ``fanout.py``).
 
 The game clock is ``time.monotonic()`` plus an offset; a restored room starts
 its clock at the time of its last action, so pick windows keep their meaning.

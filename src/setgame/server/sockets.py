@@ -1,8 +1,9 @@
 """The socket layer: rate-limit, parse a typed message, hand it to the room.
 
-Nothing here knows the rules. Each connection has an outgoing queue drained by
-its own task, so a slow client never holds up a room's broadcast; a client too
-far behind is closed (1008) and may reconnect and resync.
+Nothing here knows the rules. A message goes out at once while the socket has
+room; else it waits in the connection's outgoing queue, drained by its own task,
+so a slow client never holds up a room's broadcast; a client too far behind is
+closed (1008) and may reconnect and resync.
 """
 
 from __future__ import annotations
