@@ -364,6 +364,9 @@ class Bot:
         self.due: float | None = None
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
+        #: the room version whose view this player last sent "start" or "again" for: other
+        #: messages queued meanwhile (presence, joins) must not make it send the same again
+        self.started_at_version: int | None = None
         self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
         client.listener = self._arrived
 
@@ -463,6 +466,7 @@ class Bot:
         phase = state["phase"]
         wanted = {"round_over": "start", "match_over": "again", "lobby": "start"}.get(phase)
         waiting = phase == "lobby" and len(state["players"]) < len(self.room.players)
+        waiting = waiting or state.get("version") == self.started_at_version
         if self.seat != 0 or wanted is None or waiting:
             self._set(None)
         elif self.intent != wanted:
@@ -485,10 +489,9 @@ class Bot:
             await self._pick()
         elif intent == "no_set":
             await client.no_set()
-        elif intent == "start":
-            await client.start()
-        elif intent == "again":
-            await client.again()
+        elif intent in ("start", "again"):
+            self.started_at_version = (client.state or {}).get("version")
+            await (client.start() if intent == "start" else client.again())
 
     async def _pick(self) -> None:
         state = self.client.state
