@@ -154,3 +154,38 @@ def state(base: str, url: str) -> dict[str, Any]:
 
 def dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+# --- the daily puzzle page (/puzzle) ----------------------------------------------
+
+_KEY_ROWS = ("Digit", "Key", "Key")
+_KEY_NAMES = ("1234567", "QWERTYU", "ASDFGJK")
+
+
+def puzzle_keys(index: int) -> str:
+    """The key (``KeyboardEvent.code``) of table position ``index``, as ``keys.js`` lays
+    them out: the top row of cards is the digit row, the middle row Q-U, the bottom A-K."""
+    row, col = index % 3, index // 3
+    return f"{_KEY_ROWS[row]}{_KEY_NAMES[row][col]}"
+
+
+def found_sets(page: Page) -> list[list[str]]:
+    """The sets the puzzle page lists as found (their cards carry ``data-code``)."""
+    found: list[list[str]] = page.eval_on_selector_all(
+        "#found li",
+        "lis => lis.map(li => [...li.querySelectorAll('[data-code]')].map(e => e.dataset.code))",
+    )
+    return found
+
+
+def solve_puzzle(page: Page) -> None:
+    """Find every set of the puzzle on the page's table that is not found yet, by clicks."""
+    codes = table(page)
+    done = {frozenset(cards) for cards in found_sets(page)}
+    for cards in find_sets(parse_cards(codes)):
+        names = card_names(cards)
+        if frozenset(names) in done:
+            continue
+        count = len(found_sets(page))
+        pick(page, names)
+        expect(page.locator("#found li")).to_have_count(count + 1)

@@ -16,7 +16,9 @@ from browser.browserkit import (
     ensure_set,
     finish_solo_game,
     join,
+    not_a_set,
     seat,
+    solve_puzzle,
     start,
     table,
 )
@@ -126,6 +128,26 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
             page.click("[data-action=hint]")
             expect(page.locator("[data-card].hinted")).to_have_count(1)
         check(page, f"{mode} ({theme})")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_puzzle_page_passes_axe_in_play_solved_and_refused(
+    live_server: str, a11y_page: Callable[[str], Page], theme: str
+) -> None:
+    page = a11y_page(theme)
+    page.goto(f"{live_server}/puzzle?date=2026-01-15")
+    expect(page.locator("[data-card]")).to_have_count(12)
+    check(page, f"puzzle in play ({theme})")
+    for code in not_a_set(table(page)):
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#puzzle-penalty")).to_have_attribute("data-penalty", "10")
+    check(page, f"puzzle after a wrong pick ({theme})")
+    solve_puzzle(page)
+    expect(page.locator("main")).to_have_attribute("data-phase", "match_over")
+    check(page, f"puzzle solved ({theme})")
+    page.goto(f"{live_server}/puzzle?date=2999-01-01&lang=ru")
+    expect(page.locator("main")).to_have_attribute("data-phase", "refused")
+    check(page, f"puzzle of a future day ({theme})")
 
 
 def contrast(page: Page, fg: str, bg: str) -> float:

@@ -7,12 +7,14 @@ The player's claims are computed from what the screen's view shows, with
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
 import pytest
 
 from setgame.i18n import explain_text
+from setgame.server.client import Client, create_room
 from setgame.tui.app import SetApp
 from setgame.tui.face import BORDER_MARKS, _symbol_block, card_text
 from setgame.tui.remote import RemoteSession
@@ -22,6 +24,19 @@ from setgame.variants import DECKS, daily_puzzle, find_variant, parse_day
 from tui.tuikit import FakeClock, make_app, me, message
 
 DAY = "2026-11-22"
+
+
+async def _until(app: SetApp, clock: FakeClock, done: Any, timeout: float = 10) -> None:
+    """Redraw from an online session until ``done()``; the fake clock follows real time."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while loop.time() < give_up:
+        clock.now += 0.05
+        app.refresh_game()
+        if done():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out; view: {app.view!r}")
 
 
 async def _tick(app: SetApp, clock: FakeClock, seconds: float) -> None:
@@ -51,21 +66,21 @@ def keys_of(app: SetApp, codes: tuple[str, ...]) -> list[str]:
 
 
 async def test_a_set_chain_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
-    app = make_app(clock, "bots", bots=1, level=5, deck="full", seed=4, variant="set-chain")
+    app = make_app(clock, "bots", bots=1, level=5, deck="beginner", seed=4, variant="set-chain")
     async with app.run_test(size=(100, 32)) as pilot:
         assert app.view["variant"]["links"] == 1 and app.view["previous"] is None
         assert not app.previous_row.display  # nothing before the round's first claim
         assert "Set-Chain" in str(app.status_bar.content)
         mine = theirs = linked = 0
-        for step in range(6000):
-            await _tick(app, clock, 0.25)
+        for step in range(3000):
+            await _tick(app, clock, 0.5)
             view = app.view
             if view["phase"] == "match_over":
                 break
             if view["phase"] == "round_over":
                 await pilot.press("enter")
                 continue
-            if view["holder"] == "bot1" or step % 8:
+            if view["holder"] == "bot1" or step % 6:
                 continue
             if view["holder"] is None:
                 claims = claimable(app)
@@ -214,19 +229,34 @@ async def test_memory_practice_has_no_hints(clock: FakeClock) -> None:
         assert app.view["table"] == [None] * 12  # nothing shown
 
 
-async def test_an_online_turn_is_the_protocols_turn_message() -> None:
-    """Memory online: a card's key sends ``{"type": "turn", "position": n}``
-    (docs/protocol.md), the room judges it."""
-    sent: list[dict[str, Any]] = []
-
-    class FakeClient:
-        async def send(self, type_: str, **fields: Any) -> None:
-            sent.append({"type": type_, **fields})
-
-    session = RemoteSession("http://127.0.0.1:1/room/abc")
-    session.client = FakeClient()  # type: ignore[assignment]
-    await session.turn(7, 0.0)
-    assert sent == [{"type": "turn", "position": 7}]
+@pytest.mark.slow
+async def test_memory_in_an_online_room(live_server: str, clock: FakeClock) -> None:
+    """Online Memory: the player calls, turns three cards by their keys (the protocol's
+    turn message); the other player sees them turned, and a miss turns them back."""
+    room = await create_room(live_server, variant="memory", rounds="single", pick_seconds=20)
+    alice = await Client.connect(live_server, room)
+    try:
+        await alice.join("Alice")
+        app = SetApp(RemoteSession(f"{live_server}/room/{room}", name="Tess"), clock=clock)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await _until(app, clock, lambda: len(app.view.get("players") or ()) == 2)
+            await pilot.press("enter")
+            await _until(app, clock, lambda: app.view["phase"] == "playing")
+            assert app.view["table"] == [None] * 12
+            await pilot.press(KEYS[0])  # not the holder: call first
+            assert message(app) == "Press Space to call SET first"
+            await pilot.press("space")
+            await _until(app, clock, lambda: app.view["holder"] == app.view["you"])
+            assert "turn up 3 cards" in str(app.holder_bar.content)
+            await pilot.press(KEYS[0], KEYS[1])
+            await _until(app, clock, lambda: app.view["turned"] == [0, 1])
+            await alice.wait_update(lambda s: s.get("turned") == [0, 1])
+            await pilot.press(KEYS[2])
+            await _until(app, clock, lambda: app.view["holder"] is None)
+            if not me(app)["sets"]:
+                assert app.view["table"][:3] == [None, None, None]
+    finally:
+        await alice.close()
 
 
 async def test_the_arrows_focus_a_card_and_enter_turns_it_up(clock: FakeClock) -> None:

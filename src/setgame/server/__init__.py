@@ -76,6 +76,7 @@ def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = N
     import asyncio
     import sys
 
+    from setgame.server.account_api import session_secret
     from setgame.server.limits import LimitError, Limits
     from setgame.server.storage import Storage, StorageError, database_url
 
@@ -83,6 +84,7 @@ def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = N
         storage = Storage(database_url(db), create=create_db)
         try:
             await storage.open()
+            session_secret(storage)  # made now, or refused with one clear line
         finally:
             await storage.close()
 

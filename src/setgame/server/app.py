@@ -30,6 +30,8 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
+from setgame.server import account_api
+from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
 from setgame.server.edge import (
@@ -41,6 +43,7 @@ from setgame.server.edge import (
 )
 from setgame.server.limits import Limits
 from setgame.server.puzzle import daily as daily_puzzle
+from setgame.server.puzzle import utc_now
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
@@ -213,6 +216,15 @@ async def replay_page(request: Request) -> Response:
     return _page(request, "replay", game_id=request.path_params["game_id"])
 
 
+async def puzzle_page(request: Request) -> Response:
+    """The daily puzzle, ``?date=YYYY-MM-DD`` for a past day (today, UTC, without it). The
+    page gets today's date from the server's clock (the browser's may be wrong), reads the
+    date, and plays it as a solo room: creating that room refuses a bad or future day."""
+    day = request.query_params.get("date", "")[:40]  # quoted back by the page, so bounded
+    today = utc_now().date().isoformat()  # the server's one today (setgame.server.puzzle)
+    return _page(request, "puzzle", day=day, today=today)
+
+
 # --- JSON API ---------------------------------------------------------------
 
 
@@ -383,6 +395,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
+        Route("/puzzle", puzzle_page),
         Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/schema", schema),
@@ -393,6 +406,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/words/{lang}", words),
         Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
+        *account_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -414,9 +428,11 @@ def build(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
+        account_api.open_accounts(app, storage)
         rooms = Rooms(storage, limits)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
+        keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
@@ -425,10 +441,12 @@ def build(
         finally:
             trimmer.cancel()
             await players.close()
+            await people.close(keeper)
             await rooms.close()
             await storage.close()
 
-    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=proxy_middleware(limits))
+    middleware = proxy_middleware(limits) + account_api.middleware(limits)
+    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
     app.state.storage = storage

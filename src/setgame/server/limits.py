@@ -174,6 +174,39 @@ class Limits:
         },
     )
 
+    # -- accounts (account_api.py) ---------------------------------------------------------
+
+    signins_per_minute: float = field(
+        default=6.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "account requests that check or set a "
+                  "password (sign in, claim, change, delete) one client address may make a "
+                  "minute..."},
+    )
+    signin_burst: int = field(
+        default=10,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them 429 "
+                  "rate_limited"},
+    )
+    name_failures_per_hour: float = field(
+        default=20.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "failed sign-ins one claimed name "
+                  "may take an hour, from all addresses together..."},
+    )
+    name_failure_burst: int = field(
+        default=10,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them sign-ins "
+                  "to that name get 429 rate_limited"},
+    )
+    session_days: float = field(
+        default=30.0,
+        metadata={"min": 0.01, "max": 400.0, "doc": "days a sign-in lasts; then the browser "
+                  "signs in again"},
+    )
+    secure_cookie: bool = field(
+        default=False,
+        metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
+    )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""

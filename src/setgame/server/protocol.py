@@ -272,6 +272,8 @@ def schemas() -> dict[str, Any]:
 class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The settings of a room: the engine's game settings plus room-only ones."""
 
+    # rated games change the ratings (players.py); None: rated when every person is signed in
+    rated: bool | None = None
     mode: Literal["multi", "solo", "practice"] = "multi"
     penalty: Literal["point", "lockout", "both", "none"] = "point"
     no_set: Literal["vote", "auto"] = "vote"

@@ -23,6 +23,7 @@ from typing import Any, Final
 import msgspec
 
 from setgame import game as engine
+from setgame.ratings import FAMILIES
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits
@@ -239,6 +240,12 @@ def _check_settings(settings: p.RoomSettings) -> p.RoomSettings:
     """The settings checked (GameError ``bad_setting`` quoting a bad one), the variant by
     its canonical name (``UltraSet`` is stored as ``ultraset``)."""
     checked = engine_settings(settings)  # the engine's checks: deck, variant, table, day
+    if settings.rated and (settings.mode != "multi" or FAMILIES.get(checked.variant) is None):
+        raise engine.GameError(
+            "bad_setting",
+            f"{settings.mode!r} games of {checked.variant!r} are not rated: "
+            "rated must be false or absent",
+        )
     if settings.mode != "multi" and settings.bots:
         raise engine.GameError(
             "bad_setting", f"{settings.mode!r} games have one player: bots must be 0"

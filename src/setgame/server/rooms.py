@@ -57,6 +57,7 @@ class Seat:
     token_hash: str | None
     bot_level: int | None = None
     client: str | None = field(default=None, compare=False)  # who took it; not stored
+    account: str | None = None  # a signed-in player's account id (accounts.py)
 
 
 @dataclass(slots=True)
@@ -72,6 +73,13 @@ client cycling its connection cannot make the room broadcast at its own rate."""
 AWAY_GRACE: Final = 10.0
 """Seconds without a connection before a seated player counts as away (``Away`` action);
 the default of ``Limits.away_grace`` (``SETGAME_AWAY_GRACE``)."""
+
+
+def seat_kind(seat: Seat | None) -> str:
+    """``bot`` (a computer player), ``player`` (signed in) or ``guest``."""
+    if seat is not None and seat.bot_level is not None:
+        return "bot"
+    return "player" if seat is not None and seat.account is not None else "guest"
 
 
 def hash_token(token: str) -> str:
@@ -206,6 +214,7 @@ class Room:
             seat = self.seats.get(entry["id"])
             entry["bot"] = seat.bot_level if seat else None
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
+            entry["kind"] = seat_kind(seat)
         return state
 
     def welcome(self, conn: Connection, since: int | None) -> str:
@@ -440,7 +449,9 @@ class Room:
 
     # --- player requests (from the socket layer) --------------------------------------
 
-    async def join(self, conn: Connection, name: str, client: str = "?") -> str:
+    async def join(
+        self, conn: Connection, name: str, client: str = "?", account: str | None = None
+    ) -> str:
         """Seat the connection's person: it gets ``joined`` (its token) before the update.
 
         ``client`` is the connection's address: it may hold ``joins.seats_per_client`` seats
@@ -455,7 +466,7 @@ class Room:
             conn.send(p.encode(p.Joined(player=player, token=token)))
 
         self.joins.take(client)
-        player = await self._seat(name, hash_token(token), None, seated, client)
+        player = await self._seat(name, hash_token(token), None, seated, client, account)
         self._presence(player, True)
         self._relist()
         self._tell_watchers()
@@ -486,10 +497,11 @@ class Room:
         bot_level: int | None,
         seated: Callable[[str], None] | None = None,
         client: str | None = None,
+        account: str | None = None,
     ) -> str:
         player = "p" + secrets.token_hex(3)
-        seat = Seat(player, name.strip(), token_hash, bot_level, client)
-        row = SeatRow(player, seat.name, token_hash, bot_level)
+        seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
+        row = SeatRow(player, seat.name, token_hash, bot_level, account)
         async with self.lock:
             self._check_alive()
             now = self.now()
@@ -624,7 +636,8 @@ class Room:
         self.version = record.version
         self.created = record.created
         self.seats = {
-            s.player: Seat(s.player, s.name, s.token_hash, s.bot_level) for s in record.seats
+            s.player: Seat(s.player, s.name, s.token_hash, s.bot_level, account=s.account)
+            for s in record.seats
         }
         self._schedule_timer()
         for seat in self.seats.values():  # people who do not come back count as away

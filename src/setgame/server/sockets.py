@@ -20,8 +20,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from setgame.game import GameError
 from setgame.server import protocol as p
+from setgame.server.accounts import seat_name, signed_in
 from setgame.server.edge import BITES, client_host
 from setgame.server.limits import Limits
+from setgame.server.names import NameRefused
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
 
@@ -287,7 +289,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Join(name=name):
-            await room.join(conn, name, conn.host)
+            await _join(room, conn, name)
         case p.Hint():
             conn.send(p.encode(p.HintReply(cards=room.hint(_seat(conn)))))
         case p.Leave():
@@ -296,6 +298,17 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             await room.new_game(requested_by=_seat(conn))
         case _:
             await _play(room, _seat(conn), message)
+
+
+async def _join(room: Room, conn: SocketConnection, name: str) -> None:
+    """Seat a guest, or a signed-in player under their account (``accounts.seat_name``)."""
+    try:
+        account = await signed_in(conn.ws)
+        rated = room.settings.rated is True
+        name, account_id = await seat_name(conn.ws.app.state.accounts, name, account, rated)
+    except NameRefused as exc:
+        raise GameError(exc.code, str(exc)) from None
+    await room.join(conn, name, conn.host, account=account_id)
 
 
 def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | None) -> None:

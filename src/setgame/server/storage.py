@@ -18,8 +18,10 @@ asyncpg).
 Faults (docs/deploy.md): after each SQLite commit, before anything is acknowledged,
 the database files are checked to be the ones opened (deleted or replaced files latch
 a fault: nothing more is stored); a missing database is created only when asked
-(``create``); a read-only one fails at open; every error names the database and the
-cause (:class:`StorageError`), and an unreadable row skips its room.
+(``create``); an existing one is brought to this release's schema by the migrations of
+``setgame.server.migrations`` (Alembic) before anything else; a read-only one fails at
+open; every error names the database and the cause (:class:`StorageError`), and an
+unreadable row skips its room.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from setgame.server import migrations
+from setgame.server.account_tables import account_seats
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +132,7 @@ class SeatRow:
     name: str
     token_hash: str | None
     bot_level: int | None
+    account: str | None = None  # a signed-in player's account (account_tables.account_seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +239,15 @@ class Storage:
             names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
             if not names & set(metadata.tables) and not self.create:
                 raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
-            # create_all adds only missing tables: an older database opens as it is
-            await conn.run_sync(metadata.create_all)
+            # an older database opens as it is, then is brought to this release's schema,
+            # all of it in one transaction (SQLite: on a connection of its own, see there)
+            try:
+                if self.path is not None:
+                    await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
+                else:
+                    await conn.run_sync(migrations.upgrade)
+            except migrations.MigrationError as exc:
+                raise StorageError(f"{self.where}: {exc}") from None
         if self.path is not None:
             self._files = _identities(self.path)
 
@@ -405,6 +418,9 @@ class Storage:
         writes: list[Write] = []
         if seat is not None:
             writes.append((_INSERT_SEAT, _seat_values(room, seat)))
+            if seat.account is not None:
+                values = {"room": room, "player": seat.player, "account": seat.account}
+                writes.append((account_seats.insert().values(values), {}))
         writes.append(
             (_INSERT_ACTION, {"game": game, "version": version, "at": at, "action": _dump(action)})
         )
@@ -412,6 +428,15 @@ class Storage:
             ended = {"game_id": game, "status": "finished", "finished_at": time.time()}
             writes.append((_FINISH_GAME, ended))
         await self._submit(*writes)
+
+    async def write(self, *writes: Write) -> None:
+        """Other modules' writes (accounts), in one transaction of the group commit; each
+        statement carries its own values (params ``{}``)."""
+        await self._submit(*writes)
+
+    def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        """A connection for other modules' reads; errors name the database."""
+        return self._reading()
 
     # --- reads --------------------------------------------------------------
 
@@ -430,9 +455,8 @@ class Storage:
             raise BadRow(f"{self.where}: an action of game {game!r} is not JSON ({exc})") from None
 
     async def seats(self, room: str) -> list[SeatRow]:
-        query = seats.select().where(seats.c.room == room)
         async with self._reading() as conn:
-            rows = (await conn.execute(query)).all()
+            rows = (await conn.execute(_seats_of(room))).all()
         return _sorted_seats(rows)
 
     async def live_rooms(self, keep_finished: float = 3600.0) -> list[RoomRecord]:
@@ -490,7 +514,7 @@ class Storage:
         room = (await conn.execute(rooms.select().where(rooms.c.id == game.room))).first()
         if room is None:
             raise BadRow(f"{self.where}: room {game.room!r} of game {game.id!r} is missing")
-        seat_rows = (await conn.execute(seats.select().where(seats.c.room == game.room))).all()
+        seat_rows = (await conn.execute(_seats_of(game.room))).all()
         query = actions.select().where(actions.c.game == game.id).order_by(actions.c.version)
         action_rows = [
             ActionRow(r.version, r.at, self._json(r.action, game, f"action {r.version}"))
@@ -562,10 +586,12 @@ def _deletions(game_ids: list[str], room_ids: list[str]) -> list[Write]:
     """Fresh statements (never grouped into one ``executemany`` with another call's)."""
     empty_rooms = sa.and_(rooms.c.id.in_(room_ids), ~_has_game())
     no_game = ~sa.exists().where(games.c.room == seats.c.room)
+    no_game_left = ~sa.exists().where(games.c.room == account_seats.c.room)
     return [
         (actions.delete().where(actions.c.game.in_(game_ids)), {}),
         (games.delete().where(games.c.id.in_(game_ids)), {}),
         (seats.delete().where(seats.c.room.in_(room_ids), no_game), {}),
+        (account_seats.delete().where(account_seats.c.room.in_(room_ids), no_game_left), {}),
         (rooms.delete().where(empty_rooms), {}),
     ]
 
@@ -708,8 +734,18 @@ def _seat_values(room: str | None, seat: SeatRow) -> dict[str, Any]:
     }
 
 
+def _seats_of(room: str) -> sa.Select[Any]:
+    """The seats of ``room``, each with the account of a signed-in player (or None)."""
+    linked = sa.and_(account_seats.c.room == seats.c.room, account_seats.c.player == seats.c.player)
+    return (
+        sa.select(seats, account_seats.c.account)
+        .select_from(seats.outerjoin(account_seats, linked))
+        .where(seats.c.room == room)
+    )
+
+
 def _sorted_seats(rows: Any) -> list[SeatRow]:
-    seats_ = [SeatRow(r.player, r.name, r.token_hash, r.bot_level) for r in rows]
+    seats_ = [SeatRow(r.player, r.name, r.token_hash, r.bot_level, r.account) for r in rows]
     return sorted(seats_, key=lambda s: (len(s.player), s.player))
 
 

@@ -150,7 +150,7 @@ class RemoteSession:
 
     async def turn(self, position: int, now: float) -> None:
         """Memory: turn up the card at ``position`` (the wire message of docs/protocol.md)."""
-        await self._send(lambda client: client.send("turn", position=position))
+        await self._send(lambda client: client.turn(position))
 
     async def no_set(self, now: float) -> None:
         await self._send(lambda client: client.no_set())

@@ -1,6 +1,8 @@
 // Shared by every page: UI strings, the language selector, theme, colorblind
 // option, sound, and the card names / flaw texts that the server provides.
 
+import { describeCard, setMarkLetters } from "./cards.js";
+
 export const LANGS = ["en", "ru", "pl", "it", "de"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
 
@@ -73,8 +75,12 @@ export function deckName(spec) {
   return i < 0 ? spec : t("deck.one", { attr: attr.label, value: attr.words[i] });
 }
 
+// A card's name in the page language: the server's words for the 81 standard cards; a
+// MegaSet or 4Set card's name is put together from them and the catalog's words.
 export function cardLabel(code) {
-  return words.cards[code] || code;
+  if (words.cards[code]) return words.cards[code];
+  const named = (c) => words.cards[c] || null;
+  return describeCard(code, { named, word: t }) || code;
 }
 
 // A flaw arrives as "attr:common:odd" or as an object with those fields.
@@ -217,6 +223,7 @@ export async function init({ cards = false } = {}) {
   plural = catalog.plural || plural;
   if (w) words = { cards: w.cards || {}, flaws: w.flaws || {}, attributes: w.attributes || [] };
   setPref("lang", code);
+  setMarkLetters({ R: t("cb.R"), G: t("cb.G"), P: t("cb.P"), B: t("cb.B") });
   buildHeader();
   applyI18n();
 }

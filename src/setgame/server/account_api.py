@@ -1,0 +1,351 @@
+"""The accounts' HTTP side: ``/api/account/...``, the session cookie, and the sign-in limits.
+
+A session is Starlette's signed cookie (``SessionMiddleware``: itsdangerous, http-only,
+SameSite=Lax) holding the account's id and its epoch (a password change moves the epoch on,
+ending the other sessions). Its secret is ``SETGAME_SECRET`` or, when unset, one generated at
+the first start and kept beside the database (``<database>.secret``, mode 0600; on PostgreSQL
+``setgame.secret`` in the working folder): losing it signs everyone out, nothing more.
+
+Every request that checks or sets a password costs an argon2 hash, so it is rate-limited per
+client address (``signins_per_minute``, ``signin_burst``); failed sign-ins are also limited
+per claimed name, from all addresses together (``name_failures_per_hour``,
+``name_failure_burst``), so that nobody can try passwords on one name from many addresses.
+A cross-site request (an ``Origin`` other than the server's) is refused: SameSite=Lax already
+keeps the cookie off cross-site POSTs, this keeps it off everything else.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+from pathlib import Path
+from typing import Annotated, Any, Final, TypeVar
+from urllib.parse import urlsplit
+
+import msgspec
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from setgame.server import protocol as p
+from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
+from setgame.server.edge import BITES, BodyError, client_host, read_body
+from setgame.server.limits import LimitError, Limits
+from setgame.server.names import MAX_NAME, NameRefused, name_key
+from setgame.server.players import profile
+from setgame.server.registry import Rooms
+from setgame.server.sockets import TokenBucket
+from setgame.server.storage import Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+COOKIE: Final = "setgame_session"
+SECRET_ENV: Final = "SETGAME_SECRET"
+MIN_SECRET: Final = 32
+"""Characters of ``SETGAME_SECRET`` at least (a generated one has 64 hex digits)."""
+BUCKETS: Final = 10_000
+"""Addresses and names with a bucket, at most; beyond it they are all forgotten (as new)."""
+
+T = TypeVar("T")
+Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME * 4)]
+Password = Annotated[str, msgspec.Meta(max_length=MAX_PASSWORD)]
+
+
+class Credentials(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+    password: Password
+
+
+class PasswordChange(msgspec.Struct, forbid_unknown_fields=True):
+    password: Password
+    new_password: Password
+
+
+class Deletion(msgspec.Struct, forbid_unknown_fields=True):
+    password: Password
+
+
+# --- the secret and the middleware ---------------------------------------------------------
+
+
+def session_secret(storage: Storage, env: dict[str, str] | None = None) -> str:
+    """``SETGAME_SECRET``, else the secret kept beside the database (made at the first start).
+    :class:`LimitError` for a secret too short, :class:`StorageError` for an unusable file."""
+    given = (os.environ if env is None else env).get(SECRET_ENV)
+    if given is not None:
+        if len(given.strip()) < MIN_SECRET:
+            raise LimitError(
+                f"{SECRET_ENV} must have at least {MIN_SECRET} characters, not {len(given)}"
+            )
+        return given.strip()
+    path = secret_path(storage)
+    try:
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32) + "\n")
+            log.info("a new session secret was written to %s", path)
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StorageError(f"cannot use the session secret {path}: {exc}") from None
+    if len(text) < MIN_SECRET:
+        raise StorageError(
+            f"the session secret {path} has {len(text)} characters, fewer than {MIN_SECRET}: "
+            "delete it (a new one is made; everyone is signed out) or set " + SECRET_ENV
+        )
+    return text
+
+
+def secret_path(storage: Storage) -> Path:
+    if storage.path is not None:
+        return storage.path.with_name(storage.path.name + ".secret")
+    return Path("setgame.secret").resolve()
+
+
+class Sessions:
+    """Starlette's ``SessionMiddleware``, made at the first request: its secret comes from
+    the database's folder, known once the server has opened it (``app.state.session_secret``,
+    set by :func:`open_accounts`)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app, self.limits = app, limits
+        self.inner: SessionMiddleware | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if self.inner is None:
+            self.inner = SessionMiddleware(
+                self.app,
+                secret_key=scope["app"].state.session_secret,
+                session_cookie=COOKIE,
+                max_age=round(self.limits.session_days * 86400),
+                same_site="lax",
+                https_only=self.limits.secure_cookie,
+            )
+        await self.inner(scope, receive, send)
+
+
+def middleware(limits: Limits) -> list[Middleware]:
+    return [Middleware(Sessions, limits=limits)]
+
+
+def open_accounts(app: Any, storage: Storage) -> None:
+    """At start, once the database is open: the session secret and the accounts."""
+    app.state.session_secret = session_secret(storage)
+    app.state.accounts = Accounts(storage)
+    app.state.signins = Guard(app.state.limits)
+
+
+# --- rate limits ---------------------------------------------------------------------------
+
+
+class Guard:
+    """Token buckets for password checks: per address (every attempt) and per claimed name
+    (failures only, checked before each attempt)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.hosts: dict[str, TokenBucket] = {}
+        self.names: dict[str, TokenBucket] = {}
+
+    def host(self, host: str) -> bool:
+        bucket = _bucket(self.hosts, host, self.limits.signins_per_minute / 60,
+                         self.limits.signin_burst)
+        return bucket.take()
+
+    def name_open(self, name: str) -> bool:
+        bucket = self.names.get(name_key(name))
+        if bucket is None:
+            return True
+        if not bucket.take():
+            return False
+        bucket.tokens += 1  # only a look: failures take their token in failed()
+        return True
+
+    def failed(self, name: str) -> None:
+        per_second = self.limits.name_failures_per_hour / 3600
+        _bucket(self.names, name_key(name), per_second, self.limits.name_failure_burst).take()
+
+
+def _bucket(buckets: dict[str, TokenBucket], key: str, rate: float, burst: int) -> TokenBucket:
+    bucket = buckets.get(key)
+    if bucket is None:
+        if len(buckets) >= BUCKETS:
+            buckets.clear()
+        bucket = buckets[key] = TokenBucket(rate, burst)
+    return bucket
+
+
+# --- the routes ----------------------------------------------------------------------------
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def _answer(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def _me(account: Account | None) -> dict[str, Any]:
+    return {"name": account.name if account else None, "signed_in": account is not None}
+
+
+async def _body(request: Request, kind: type[T], costly: bool = True) -> T:
+    """The request's JSON body as ``kind``; :class:`Refused` for a cross-site request, a
+    client over its rate, or a body too big, not UTF-8, not JSON or not of that shape."""
+    _same_origin(request)
+    if costly and not request.app.state.signins.host(client_host(request)):
+        BITES("signins_per_minute", f"{client_host(request)} tries passwords too fast")
+        raise Refused(429, "rate_limited", "too many sign-in attempts from this address: wait")
+    limits: Limits = request.app.state.limits
+    try:
+        body = await read_body(request, limits)
+    except BodyError as exc:
+        raise Refused(exc.status, exc.code, str(exc)) from None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(400, "bad_encoding", f"the body is not UTF-8 at byte {exc.start}: "
+                      f"{body[:60]!r}") from None
+    try:
+        p.check_depth(body, limits.json_depth)
+        return msgspec.json.decode(body, type=kind)
+    except p.ProtocolError as exc:
+        raise Refused(400, exc.code, str(exc)) from None
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise Refused(400, "bad_body", f"{exc}: {_quote(text)}") from None
+
+
+_PASSWORD: Final = re.compile(r'("[a-z_]*password"\s*:\s*)"(?:[^"\\]|\\.)*("|\\?$)')
+"""A password field's value in a body, whole or cut off (for a body that is not JSON)."""
+
+
+def _quote(text: str) -> str:
+    """The body, for an error message, with any password in it blanked out."""
+    try:
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return repr(_PASSWORD.sub(r'\1"***"', text)[:80])
+    if isinstance(data, dict):
+        data = {k: "***" if "password" in str(k) else v for k, v in data.items()}
+    return repr(msgspec.json.encode(data).decode()[:80])
+
+
+def _same_origin(request: Request) -> None:
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    host = request.headers.get("host", "")
+    if urlsplit(origin).netloc != host:
+        raise Refused(403, "bad_origin", f"a request from {origin!r} to {host!r} is cross-site")
+
+
+def _signed(request: Request, account: Account) -> None:
+    request.session.clear()
+    request.session.update({"account": account.id, "epoch": account.epoch})
+
+
+def _route(handler: Any) -> Any:
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)  # type: ignore[no-any-return]
+        except Refused as exc:
+            return _answer(exc.status, exc.code, str(exc))
+        except NameRefused as exc:
+            return _answer(409 if exc.code == "name_taken" else 400, exc.code, str(exc))
+        except StorageError as exc:  # the path and cause go to the log, not to strangers
+            log.error("account request %s: %s", request.url.path, exc)
+            return _answer(503, "storage_error", "the server cannot store accounts now: try later")
+
+    return endpoint
+
+
+async def me(request: Request) -> Response:
+    return JSONResponse(_me(await signed_in(request)))
+
+
+async def claim(request: Request) -> Response:
+    body = await _body(request, Credentials)
+    account = await request.app.state.accounts.claim(body.name, body.password)
+    _signed(request, account)
+    return JSONResponse(_me(account), status_code=201)
+
+
+async def sign_in(request: Request) -> Response:
+    body = await _body(request, Credentials)
+    guard: Guard = request.app.state.signins
+    if not guard.name_open(body.name):
+        BITES("name_failures_per_hour", f"sign-ins to {body.name!r} failed too often")
+        raise Refused(429, "rate_limited", f"too many failed sign-ins as {body.name!r}: wait")
+    account = await request.app.state.accounts.verify(body.name, body.password)
+    if account is None:
+        guard.failed(body.name)
+        raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
+    _signed(request, account)
+    return JSONResponse(_me(account))
+
+
+async def sign_out(request: Request) -> Response:
+    _same_origin(request)
+    request.session.clear()
+    return JSONResponse(_me(None))
+
+
+async def _owner(request: Request, password: str) -> Account:
+    """The signed-in account, its password checked again (for changes that matter)."""
+    account = await signed_in(request)
+    if account is None:
+        raise Refused(401, "not_signed_in", "sign in first")
+    store: Accounts = request.app.state.accounts
+    if await store.verify(account.name, password) is None:
+        request.app.state.signins.failed(account.name)
+        raise Refused(401, "bad_credentials", f"wrong password for {account.name!r}")
+    return account
+
+
+async def change_password(request: Request) -> Response:
+    body = await _body(request, PasswordChange)
+    account = await _owner(request, body.password)
+    changed = await request.app.state.accounts.change_password(account, body.new_password)
+    _signed(request, changed)  # this browser stays signed in; the others are signed out
+    return JSONResponse(_me(changed))
+
+
+async def delete(request: Request) -> Response:
+    body = await _body(request, Deletion)
+    account = await _owner(request, body.password)
+    await request.app.state.accounts.delete(account)
+    _forget(request.app.state.rooms, account)
+    request.session.clear()
+    return JSONResponse(_me(None) | {"deleted": account.name})
+
+
+def _forget(rooms: Rooms, account: Account) -> None:
+    """Rooms in memory forget the deleted account: its seats become anonymous guests there
+    too, so that a new game ("again") stores no trace of it."""
+    for room in rooms.rooms.values():
+        for seat in room.seats.values():
+            if seat.account == account.id:
+                seat.account, seat.name = None, ANONYMOUS
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/account", _route(me), methods=["GET"]),
+        Route("/api/account/claim", _route(claim), methods=["POST"]),
+        Route("/api/account/signin", _route(sign_in), methods=["POST"]),
+        Route("/api/account/signout", _route(sign_out), methods=["POST"]),
+        Route("/api/account/password", _route(change_password), methods=["POST"]),
+        Route("/api/account/delete", _route(delete), methods=["POST"]),
+        Route("/api/players/{name}", profile, methods=["GET"]),
+    ]

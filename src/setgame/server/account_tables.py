@@ -1,0 +1,62 @@
+"""The tables of player accounts (``accounts.py``), apart from ``storage.py``'s so that both
+the storage (retention, restoring seats) and the accounts can use them. Their history is
+migration ``0002`` (``migrations/versions``)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    # name_key(name): unique, so that no two accounts hold lookalike names
+    sa.Column("key", sa.String(128), nullable=False, unique=True),
+    sa.Column("password", sa.String(256), nullable=False),  # argon2id, with its parameters
+    sa.Column("created", sa.Float, nullable=False),
+    # bumped by a password change: the sessions signed with an older one end
+    sa.Column("epoch", sa.Integer, nullable=False),
+)
+account_seats = sa.Table(
+    "account_seats",
+    metadata,
+    # the seat (room, player) a signed-in player took; kept when the seat is left (its games
+    # name the player), deleted with the room by retention and with the account
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("player", sa.String(16), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), nullable=False, index=True),
+)
+player_games = sa.Table(
+    "player_games",
+    metadata,
+    # one row per finished multiplayer game and signed-in player in it (rated or not): the
+    # profile's figures; deleted with the account, kept when the game's replay expires
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("room", sa.String(32), nullable=False),
+    sa.Column("family", sa.String(16), nullable=True),  # ratings.FAMILIES; None: unrated
+    sa.Column("place", sa.Integer, nullable=False),  # 1 = best; ties share a place
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("sets", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=True),
+    sa.Column("sigma_before", sa.Float, nullable=True),
+    sa.Column("mu_after", sa.Float, nullable=True),
+    sa.Column("sigma_after", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Index("ix_player_games_account", "account", "finished"),
+)
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # the current rating of an account in one family (setgame.ratings)
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("family", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)

@@ -1,0 +1,276 @@
+"""Players who come back: each finished game of a signed-in player is recorded, rated games
+move the ratings (``setgame.ratings``), and ``GET /api/players/<name>`` answers the figures.
+
+A multiplayer game is **rated** when its room allows it (the room setting ``rated``: true,
+false, or absent: rated when every person in it is signed in), its variant has a rating
+family, and it ends with at least two players and no guest among the people. Computer players
+count with their fixed ratings. The rating is computed when the game is over, from the room's
+own log (points and places from the engine's result, sets and wrong calls from its events),
+and stored in one transaction; a game is recorded once (its rows' keys). This project's own
+rules, not the rulebooks'.
+
+Known gap: a player who leaves a match before it ends without points is dropped by the engine
+(``docs/events.md``) and so is not in its result: that game is not recorded for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+import sqlalchemy as sa
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from setgame import game as engine
+from setgame import ratings as rating
+from setgame.server.account_tables import account_seats, player_games, ratings
+from setgame.server.accounts import Accounts
+from setgame.server.names import MAX_NAME
+from setgame.server.registry import Rooms
+from setgame.server.rooms import Room
+from setgame.server.storage import Storage, StorageError, Write
+
+log = logging.getLogger(__name__)
+
+MAIN_FAMILY: Final = "set"
+"""The family whose rating ``GET /api/players/<name>`` gives as ``rating``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    player: str
+    bot_level: int | None
+    points: int
+    sets: int
+    wrong: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game as the room held it, taken when it ended."""
+
+    game: str
+    room: str
+    family: str | None
+    rated: bool | None  # the room setting
+    seats: list[SeatResult]
+
+
+def outcome_of(room: Room) -> Outcome | None:
+    """The finished multiplayer game of ``room``, or None (solo, practice, no players)."""
+    game = room.game
+    if game.settings.mode != "multi" or not game.order:
+        return None
+    counts = _counts(game)
+    seats = []
+    for pid in game.order:
+        seat = room.seats.get(pid)
+        seats.append(
+            SeatResult(
+                pid,
+                seat.bot_level if seat else None,
+                game.players[pid].total,
+                counts["set_taken", pid],
+                counts["wrong_call", pid],
+            )
+        )
+    try:
+        family = rating.family_of(game.settings.variant)
+    except rating.RatingError:
+        family = None  # a variant without a decided family is not rated
+    return Outcome(room.game_id, room.id, family, room.settings.rated, seats)
+
+
+def _counts(game: engine.Game) -> Counter[tuple[str, str]]:
+    """Sets taken and wrong calls per player, from the game's own log (a replay)."""
+    replay = engine.Game(game.settings, game.seed)
+    counts: Counter[tuple[str, str]] = Counter()
+    for action in game.log:
+        for event in replay.apply(action):
+            if event["type"] in ("set_taken", "wrong_call") and "player" in event:
+                counts[event["type"], event["player"]] += 1
+    return counts
+
+
+class RatingKeeper:
+    """Records every finished game of the rooms of ``rooms`` (see the module)."""
+
+    def __init__(self, rooms: Rooms, storage: Storage) -> None:
+        self.storage = storage
+        self.lock = asyncio.Lock()  # one game at a time: each reads the ratings it changes
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.seen: dict[str, str] = {}  # room -> the game last taken
+        rooms.on_room.append(self.watch)
+        for room in rooms.rooms.values():
+            self.watch(room)
+
+    def watch(self, room: Room) -> None:
+        if room.game.phase == "match_over":  # restored: recorded before the restart
+            self.seen[room.id] = room.game_id
+        room.on_change.append(self._changed)
+
+    def _changed(self, room: Room) -> None:
+        if room.game.phase != "match_over" or self.seen.get(room.id) == room.game_id:
+            return
+        if len(self.seen) > 10_000:
+            self.seen.clear()  # a game seen twice is refused by its rows' keys
+        self.seen[room.id] = room.game_id
+        outcome = outcome_of(room)
+        if outcome is not None:
+            task = asyncio.create_task(self.record(outcome), name=f"rate {room.game_id}")
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def record(self, outcome: Outcome) -> None:
+        async with self.lock:
+            try:
+                writes = await self._writes(outcome)
+                if writes:
+                    await self.storage.write(*writes)
+            except (sa.exc.IntegrityError, sqlite3.IntegrityError):  # PostgreSQL, SQLite
+                log.info("game %s was recorded already", outcome.game)
+            except StorageError as exc:
+                log.error("game %s cannot be recorded: %s", outcome.game, exc)
+
+    async def _writes(self, outcome: Outcome) -> list[Write]:
+        pids = [s.player for s in outcome.seats]
+        async with self.storage.reading() as conn:
+            linked = await conn.execute(
+                sa.select(account_seats.c.player, account_seats.c.account).where(
+                    account_seats.c.room == outcome.room, account_seats.c.player.in_(pids)
+                )
+            )
+            accounts = dict(linked.all())
+            if not accounts:
+                return []
+            before = await _ratings(conn, list(accounts.values()), outcome.family)
+        rated = _is_rated(outcome, accounts)
+        places = rating.places([s.points for s in outcome.seats])
+        after = _rate(outcome, accounts, before, places) if rated else {}
+        finished = time.time()
+        writes: list[Write] = []
+        for seat, place in zip(outcome.seats, places, strict=True):
+            account = accounts.get(seat.player)
+            if account is None:
+                continue
+            old, new = before.get(account, rating.NEW), after.get(account)
+            row = {
+                "game": outcome.game, "account": account, "room": outcome.room,
+                "family": outcome.family if rated else None, "place": place,
+                "players": len(outcome.seats), "points": seat.points, "sets": seat.sets,
+                "wrong": seat.wrong, "finished": finished,
+                "mu_before": old.mu if new else None, "sigma_before": old.sigma if new else None,
+                "mu_after": new.mu if new else None, "sigma_after": new.sigma if new else None,
+            }
+            writes.append((player_games.insert().values(row), {}))
+            if new is not None:
+                writes.append(_save(account, str(outcome.family), new, account in before))
+        return writes
+
+
+def _is_rated(outcome: Outcome, accounts: dict[str, str]) -> bool:
+    if outcome.rated is False or outcome.family is None or len(outcome.seats) < 2:
+        return False
+    return all(s.bot_level is not None or s.player in accounts for s in outcome.seats)
+
+
+def _rate(
+    outcome: Outcome,
+    accounts: dict[str, str],
+    before: dict[str, rating.Rating],
+    places: list[int],
+) -> dict[str, rating.Rating]:
+    seats = [
+        rating.Placing(rating.bot_rating(s.bot_level), place, bot=True)
+        if s.bot_level is not None
+        else rating.Placing(before.get(accounts[s.player], rating.NEW), place)
+        for s, place in zip(outcome.seats, places, strict=True)
+    ]
+    new = rating.rate(seats)
+    return {
+        accounts[s.player]: r
+        for s, r in zip(outcome.seats, new, strict=True)
+        if s.bot_level is None
+    }
+
+
+async def _ratings(conn: Any, owners: list[str], family: str | None) -> dict[str, rating.Rating]:
+    if family is None:
+        return {}
+    query = sa.select(ratings).where(ratings.c.account.in_(owners), ratings.c.family == family)
+    return {
+        r.account: rating.Rating(r.mu, r.sigma, r.games) for r in (await conn.execute(query)).all()
+    }
+
+
+def _save(account: str, family: str, new: rating.Rating, known: bool) -> Write:
+    values = {"mu": new.mu, "sigma": new.sigma, "games": new.games}
+    if known:
+        key = sa.and_(ratings.c.account == account, ratings.c.family == family)
+        return (ratings.update().where(key).values(values), {})
+    return (ratings.insert().values(values | {"account": account, "family": family}), {})
+
+
+# --- GET /api/players/<name> -----------------------------------------------------------------
+
+
+async def profile(request: Request) -> Response:
+    name = request.path_params["name"]
+    store: Accounts = request.app.state.accounts
+    account = None if len(name) > MAX_NAME * 4 else await store.by_name(name)
+    if account is None:
+        return JSONResponse(
+            {"code": "no_player", "message": f"no player is called {name[:100]!r}"},
+            status_code=404,
+        )
+    try:
+        async with store.storage.reading() as conn:
+            body = await _figures(conn, account.id)
+    except StorageError as exc:
+        log.error("profile of %r: %s", account.name, exc)
+        return JSONResponse(
+            {"code": "storage_error", "message": "the server cannot read players now"},
+            status_code=503,
+        )
+    return JSONResponse({"name": account.name} | body)
+
+
+async def _figures(conn: Any, account: str) -> dict[str, Any]:
+    mine = player_games.c.account == account
+    query = sa.select(
+        sa.func.count(),
+        sa.func.coalesce(sa.func.sum(sa.case((player_games.c.place == 1, 1), else_=0)), 0),
+        sa.func.coalesce(sa.func.sum(player_games.c.sets), 0),
+    ).where(mine)
+    games, wins, sets = (await conn.execute(query)).one()
+    rows = (await conn.execute(sa.select(ratings).where(ratings.c.account == account))).all()
+    families = {
+        r.family: _shown(rating.Rating(r.mu, r.sigma, r.games)) for r in rows
+    }
+    main = families.get(MAIN_FAMILY, _shown(rating.NEW))
+    return {
+        "rating": main["rating"],
+        "provisional": main["provisional"],
+        "games": int(games),
+        "wins": int(wins),
+        "sets": int(sets),
+        "ratings": families,
+    }
+
+
+def _shown(r: rating.Rating) -> dict[str, Any]:
+    return {"rating": r.display, "provisional": r.provisional, "games": r.games}
+
+
+async def close(keeper: RatingKeeper) -> None:
+    """Let the games being recorded finish (before the storage closes)."""
+    for task in list(keeper.tasks):
+        with contextlib.suppress(Exception):
+            await task

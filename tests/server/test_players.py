@@ -1,0 +1,225 @@
+"""Rated games and profiles: a finished game of signed-in players moves their ratings and
+shows in ``GET /api/players/<name>``; guests make a game unrated; the room setting ``rated``;
+deleted accounts leave no figures."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setgame import card_name, find_sets, parse_cards
+from setgame.ratings import NEW, Placing, Rating, bot_rating, rate
+from setgame.server.app import build
+from setgame.server.limits import Limits
+from setgame.server.players import Outcome, RatingKeeper, SeatResult
+from setgame.server.storage import Storage
+
+from .accountkit import PASSWORD, Browser, TestClient, claim
+
+FAST = {"deck": "beginner", "rounds": "single", "no_set": "auto", "pick_seconds": 10}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(build(Storage(str(tmp_path / "p.db")), limits=Limits())) as c:
+        yield c
+
+
+def _until(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "error":
+            raise AssertionError(message)
+        if message["type"] == kind:
+            return message
+
+
+def _seat(stack: contextlib.ExitStack, client: TestClient, room: str, name: str) -> Any:
+    ws = stack.enter_context(client.websocket_connect(f"/ws/{room}"))
+    ws.send_json({"type": "hello"})
+    _until(ws, "welcome")
+    ws.send_json({"type": "join", "name": name})
+    _until(ws, "joined")
+    return ws
+
+
+def _state(ws: Any, check: Any) -> dict[str, Any]:
+    """The state of the first update that passes ``check`` (earlier ones: others' news)."""
+    while True:
+        state: dict[str, Any] = _until(ws, "update")["state"]
+        if check(state):
+            return state
+
+
+def _play_to_the_end(ws: Any) -> dict[str, Any]:
+    """Start, then take every set on the table until the match is over; the final state."""
+    ws.send_json({"type": "start"})
+    state = _state(ws, lambda s: s["phase"] != "lobby")
+    me = state["you"]
+    for _ in range(200):
+        if state["phase"] == "match_over":
+            return state
+        sets = find_sets(parse_cards(state["table"]))
+        assert sets, state  # no_set auto: the server deals when there is none
+        ws.send_json({"type": "call", "version": state["version"]})
+        state = _state(ws, lambda s: s["holder"] == me)
+        cards = [card_name(c) for c in sets[0]]
+        ws.send_json({"type": "pick", "cards": cards, "version": state["version"]})
+        state = _state(ws, lambda s: s["holder"] is None)
+    raise AssertionError("the game did not end")
+
+
+def _room(client: TestClient, **settings: Any) -> str:
+    answer = client.post("/api/rooms", json=FAST | settings)
+    assert answer.status_code == 201, answer.json()
+    room: str = answer.json()["id"]
+    return room
+
+
+def _profile(client: TestClient, name: str, games: int = 1) -> dict[str, Any]:
+    """The profile once the game's record is stored (it is written just after the end)."""
+    deadline = time.monotonic() + 5
+    while True:
+        answer = client.get(f"/api/players/{name}")
+        assert answer.status_code == 200, answer.json()
+        body: dict[str, Any] = answer.json()
+        if body["games"] >= games or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)
+
+
+def _game(client: TestClient, others: list[tuple[str, bool]], **settings: Any) -> None:
+    """Ann (signed in, plays every set) against ``others`` (name, signed in?)."""
+    claim(client, "Ann")
+    room = _room(client, **settings)
+    browsers = []
+    for name, signed in others:
+        browser = Browser(client)
+        if signed:
+            with browser as c:
+                claim(c, name)
+        browsers.append((browser, name))
+    with contextlib.ExitStack() as stack:
+        ann = _seat(stack, client, room, "Ann")
+        for browser, name in browsers:
+            with browser as c:
+                _seat(stack, c, room, name)
+        final = _play_to_the_end(ann)
+    assert final["result"]["winners"] == [final["you"]]
+
+
+def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestClient) -> None:
+    _game(client, [("Bob", True)])
+    ann, bob = _profile(client, "Ann"), _profile(client, "bob")
+    assert (ann["games"], ann["wins"], bob["games"], bob["wins"]) == (1, 1, 1, 0)
+    assert ann["sets"] > 0 and bob["sets"] == 0
+    assert ann["rating"] > NEW.display and ann["rating"] > bob["rating"]
+    assert ann["provisional"] and bob["provisional"]
+    assert ann["ratings"]["set"] == {"rating": ann["rating"], "provisional": True, "games": 1}
+    expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # what the model says, stored as is
+    assert (ann["rating"], bob["rating"]) == (expected[0].display, expected[1].display)
+
+
+def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestClient) -> None:
+    _game(client, [("Zoe", False)])
+    ann = _profile(client, "Ann")
+    assert (ann["games"], ann["wins"], ann["ratings"]) == (1, 1, {})
+    assert ann["rating"] == NEW.display and ann["provisional"]
+
+
+def test_a_room_set_unrated_changes_no_rating(client: TestClient) -> None:
+    _game(client, [("Bob", True)], rated=False)
+    assert _profile(client, "Ann")["ratings"] == {} and _profile(client, "Bob")["games"] == 1
+
+
+def test_a_rated_room_seats_signed_in_players_only(client: TestClient) -> None:
+    claim(client, "Ann")
+    room = _room(client, rated=True)
+    with Browser(client) as guest, guest.websocket_connect(f"/ws/{room}") as ws:
+        ws.send_json({"type": "hello"})
+        _until(ws, "welcome")
+        ws.send_json({"type": "join", "name": "Zoe"})
+        while (answer := ws.receive_json())["type"] != "error":
+            pass
+        assert answer["code"] == "rated_room" and "'Zoe'" in answer["message"]
+
+
+@pytest.mark.parametrize(
+    ("settings", "code", "quoted"),
+    [
+        ({"mode": "solo", "rated": True}, "bad_setting", "'solo'"),
+        ({"mode": "practice", "rated": True}, "bad_setting", "'practice'"),
+        ({"rated": True, "variant": "puzzle"}, "bad_setting", "'puzzle'"),
+        ({"rated": "yes"}, "bad_settings", "yes"),
+        ({"rated": 1}, "bad_settings", "rated"),
+    ],
+)
+def test_the_rated_setting_refuses_bad_values_quoting_them(
+    client: TestClient, settings: dict[str, Any], code: str, quoted: str
+) -> None:
+    answer = client.post("/api/rooms", json=settings)
+    assert answer.status_code == 400 and answer.json()["code"] == code
+    assert quoted in answer.json()["message"]
+
+
+@pytest.mark.parametrize("name", ["Nobody", "x" * 500, "%00", "Bot"])
+def test_an_unknown_player_is_404_quoting_the_name(client: TestClient, name: str) -> None:
+    answer = client.get(f"/api/players/{name}")
+    assert answer.status_code == 404 and answer.json()["code"] == "no_player"
+    assert name[:40] in answer.json()["message"].replace("\\x00", "%00") or name == "%00"
+
+
+def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None:
+    claim(client, "Ann")
+    body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
+    assert body == {
+        "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
+        "sets": 0, "ratings": {},
+    }
+
+
+def test_a_deleted_account_leaves_no_figures(client: TestClient) -> None:
+    _game(client, [("Bob", True)])
+    assert _profile(client, "Ann")["games"] == 1
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert client.get("/api/players/Ann").status_code == 404
+    claim(client, "Ann")  # a new Ann starts from nothing
+    assert _profile(client, "Ann", games=0)["games"] == 0
+
+
+async def test_a_game_is_recorded_once_and_bots_keep_their_ratings(tmp_path: Path) -> None:
+    storage = Storage(str(tmp_path / "k.db"))
+    await storage.open()
+    try:
+        from setgame.server.accounts import Accounts
+        from setgame.server.registry import Rooms
+
+        account = await Accounts(storage).claim("Ann", PASSWORD)
+        await storage.create_room("r1", {}, True)
+        await storage.create_game("g1", "r1", 1, {})
+        from setgame.server.account_tables import account_seats
+
+        await storage.write(
+            (account_seats.insert().values(room="r1", player="pa", account=account.id), {})
+        )
+        keeper = RatingKeeper(Rooms(storage), storage)
+        outcome = Outcome(
+            "g1", "r1", "set", None,
+            [SeatResult("pa", None, 3, 3, 1), SeatResult("pb", 5, 4, 4, 0)],
+        )
+        await keeper.record(outcome)
+        await keeper.record(outcome)  # again (a restart, a second look): nothing changes
+        async with storage.reading() as conn:
+            rows = (await conn.exec_driver_sql("SELECT mu, sigma, games FROM ratings")).all()
+            played = (await conn.exec_driver_sql("SELECT place, wrong FROM player_games")).all()
+        expected = rate([Placing(NEW, 2), Placing(bot_rating(5), 1, bot=True)])[0]
+        assert [tuple(r) for r in rows] == [(expected.mu, expected.sigma, 1)]
+        assert [tuple(r) for r in played] == [(2, 1)]
+        assert bot_rating(5) == Rating(35.0, 2.0, 20)  # fixed: nothing stored for the bot
+    finally:
+        await storage.close()
