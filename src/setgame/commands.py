@@ -567,7 +567,12 @@ def play(
     from setgame.tui import run as run_tui
 
     chosen, day = _play_variant(variant, puzzle, date, deck.value)
-    extra = {"variant": chosen, "day": day} if chosen != "classic" else {}
+    extra: dict[str, Any] = {"variant": chosen, "day": day} if chosen != "classic" else {}
+    if connect is not None and name is not None:
+        language_ = language.value if language is not None else lang()
+        session = _sign_in(connect, name, language_)
+        if session is not None:  # a claimed name, its password given: play as its owner
+            extra["signed_in"] = session
     run_tui(
         mode=mode.value,
         bots=bots,
@@ -579,6 +584,34 @@ def play(
         name=name,
         **extra,
     )
+
+
+def _sign_in(url: str, name: str, language: str) -> str | None:
+    """A claimed name asks for its password (hidden) and signs in: the session; a guest's
+    name asks nothing (None), nor does an address the game itself will word (as without
+    ``--name``)."""
+    import asyncio
+    from urllib.parse import urlsplit
+
+    import httpx
+
+    from setgame.server.client import ServerError, claimed_session
+
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+
+    def ask(claimed: str) -> str:
+        words = gettext(language, "Password for {name}", name=claimed)
+        text: str = typer.prompt(words, hide_input=True)
+        return text
+
+    try:
+        return asyncio.run(claimed_session(f"{parts.scheme}://{parts.netloc}", name, ask))
+    except ServerError as error:
+        fail(f"cannot sign in as {name!r}: {error}")
+    except (httpx.HTTPError, OSError, ValueError):
+        return None
 
 
 def _play_variant(variant: str, puzzle: bool, date: str | None, deck: str) -> tuple[str, str]:

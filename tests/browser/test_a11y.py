@@ -94,6 +94,9 @@ def test_home_rules_and_replay_pages_pass_axe(
     for lang in LANGUAGES:
         page.goto(f"{live_server}/rules?lang={lang}")
         check(page, f"rules {lang} ({theme})")
+    page.goto(f"{live_server}/account")
+    expect(page.locator("[data-account-form=guest]")).to_be_visible()
+    check(page, f"account ({theme})")
     page.goto(finished_game)
     expect(page.locator("#rtable [data-code]")).to_have_count(12)
     check(page, f"replay ({theme})")
@@ -200,3 +203,53 @@ def test_selection_ring_and_focus_outline_reach_3_to_1_and_differ(
             assert contrast(page, color, against) >= 3, (theme, color, against)
     pressed = page.get_attribute("[data-control=theme]", "aria-pressed")
     assert pressed == ("true" if theme == "dark" else "false")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_variant_rooms_pass_axe(
+    live_server: str, a11y_page: Callable[[str], Page], theme: str
+) -> None:
+    """Set-Chain with its previous set shown apart, Memory with face-down and turned cards,
+    Puzzle with a group found, and MegaSet's 4-row table."""
+    from setgame.variants import find_variant
+
+    chain = find_variant("set-chain")
+    page = a11y_page(theme)
+    join(page, create_room(live_server, mode="solo", variant="set-chain", public=False), "Sol")
+    start(page)
+    check(page, f"set-chain, before the first set ({theme})")
+    while True:
+        cards = [chain.deck.parse(c) for c in table(page)]
+        groups = chain.find(cards)
+        if groups:
+            break
+        page.click("[data-action=no-set]")
+        expect(page.locator("#table [data-card]")).to_have_count(len(cards) + 3)
+    for code in chain.deck.names(groups[0]):
+        page.click(f'[data-card="{code}"]')
+    expect(page.locator("#previous [data-card]")).to_have_count(3)
+    check(page, f"set-chain, the previous set shown ({theme})")
+    memory = a11y_page(theme)
+    join(memory, create_room(live_server, mode="solo", variant="memory", public=False), "Mo")
+    start(memory)
+    memory.click('#table [data-pos="0"]')
+    expect(memory.locator('#table [data-pos="0"][data-card]')).to_have_count(1)
+    check(memory, f"memory, one card turned up ({theme})")
+    puzzle = a11y_page(theme)
+    join(puzzle, create_room(live_server, mode="solo", variant="puzzle", public=False), "Pz")
+    start(puzzle)
+    while True:  # a table's last group found deals a new one: find one of two or more
+        dealt = table(puzzle)
+        groups = find_variant("puzzle").find([chain.deck.parse(c) for c in dealt])
+        for code in chain.deck.names(groups[0]):
+            puzzle.click(f'[data-card="{code}"]')
+        if len(groups) > 1:
+            break
+        expect(puzzle.locator(f'[data-card="{dealt[0]}"]')).to_have_count(0)
+    expect(puzzle.locator("#found li")).to_have_count(1)
+    check(puzzle, f"puzzle, one group found ({theme})")
+    mega = a11y_page(theme)
+    join(mega, create_room(live_server, mode="solo", variant="megaset", public=False), "Meg")
+    start(mega)
+    expect(mega.locator("#table")).to_have_attribute("data-rows", "4")
+    check(mega, f"megaset, 4 rows ({theme})")

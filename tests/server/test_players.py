@@ -59,7 +59,10 @@ def _state(ws: Any, check: Any) -> dict[str, Any]:
 def _play_to_the_end(ws: Any) -> dict[str, Any]:
     """Start, then take every set on the table until the match is over; the final state."""
     ws.send_json({"type": "start"})
-    state = _state(ws, lambda s: s["phase"] != "lobby")
+    return _take_all(ws, _state(ws, lambda s: s["phase"] != "lobby"))
+
+
+def _take_all(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
     me = state["you"]
     for _ in range(200):
         if state["phase"] == "match_over":
@@ -123,12 +126,19 @@ def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestC
     assert ann["ratings"]["set"] == {"rating": ann["rating"], "provisional": True, "games": 1}
     expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # what the model says, stored as is
     assert (ann["rating"], bob["rating"]) == (expected[0].display, expected[1].display)
+    (last,) = ann["recent"]
+    assert (last["place"], last["players"], last["family"], last["rating"]) == (
+        1, 2, "set", ann["rating"]
+    )
+    assert last["sets"] == ann["sets"]
+    assert client.get(f"/api/games/{last['game']}/replay").is_success  # the replay it links to
 
 
 def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestClient) -> None:
     _game(client, [("Zoe", False)])
     ann = _profile(client, "Ann")
     assert (ann["games"], ann["wins"], ann["ratings"]) == (1, 1, {})
+    assert ann["recent"][0]["family"] is None and ann["recent"][0]["rating"] is None
     assert ann["rating"] == NEW.display and ann["provisional"]
 
 
@@ -179,7 +189,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
-        "sets": 0, "ratings": {},
+        "sets": 0, "ratings": {}, "recent": [],
     }
 
 
@@ -223,3 +233,69 @@ async def test_a_game_is_recorded_once_and_bots_keep_their_ratings(tmp_path: Pat
         assert bot_rating(5) == Rating(35.0, 2.0, 20)  # fixed: nothing stored for the bot
     finally:
         await storage.close()
+
+
+def test_the_leaderboard_lists_established_players_of_one_family(client: TestClient) -> None:
+    from setgame.server.account_tables import ratings
+    from setgame.server.accounts import Accounts
+
+    async def seed() -> None:
+        store: Accounts = client.app.state.accounts  # type: ignore[attr-defined]
+        for name, family, mu, sigma, games in (
+            ("Ann", "set", 30.0, 3.0, 25),
+            ("Bob", "set", 28.0, 2.0, 30),
+            ("Cid", "set", 40.0, 5.0, 19),  # provisional: not listed
+            ("Dee", "ultraset", 26.0, 2.5, 20),
+        ):
+            account = await store.claim(name, PASSWORD)
+            values = {"account": account.id, "family": family, "mu": mu, "sigma": sigma,
+                      "games": games}
+            await store.storage.write((ratings.insert().values(values), {}))
+
+    client.portal.call(seed)  # type: ignore[union-attr]
+    board = client.get("/api/leaderboard", params={"board": "set"}).json()
+    expected = [("Bob", Rating(28.0, 2.0, 30)), ("Ann", Rating(30.0, 3.0, 25))]
+    assert board == [{"name": n, "rating": r.display, "games": r.games} for n, r in expected]
+    assert [e["name"] for e in client.get("/api/leaderboard?board=ultraset").json()] == ["Dee"]
+    assert client.get("/api/leaderboard?board=4set").json() == []
+
+
+@pytest.mark.parametrize(
+    ("query", "quoted"),
+    [
+        ("", "not nothing"),
+        ("?board=", "not ''"),
+        ("?board=chess", "not 'chess'"),
+        ("?board=puzzle", "not 'puzzle'"),
+        ("?board=" + "x" * 500, "not '" + "x" * 40 + "'"),
+    ],
+)
+def test_an_unknown_board_is_refused_quoting_it(
+    client: TestClient, query: str, quoted: str
+) -> None:
+    answer = client.get("/api/leaderboard" + query)
+    assert answer.status_code == 400 and answer.json()["code"] == "unknown_board"
+    message = answer.json()["message"]
+    assert message == f"board is one of 4set, ghostset, memory, set, ultraset, {quoted}"
+
+
+def test_leaving_a_rated_game_before_its_end_counts_as_last_place(client: TestClient) -> None:
+    claim(client, "Ann")
+    room = _room(client)
+    bob = Browser(client)
+    with bob as c:
+        claim(c, "Bob")
+    with contextlib.ExitStack() as stack:
+        ann = _seat(stack, client, room, "Ann")
+        with bob as c:
+            bob_ws = _seat(stack, c, room, "Bob")
+        ann.send_json({"type": "start"})
+        state = _state(ann, lambda s: s["phase"] == "playing")
+        bob_ws.send_json({"type": "leave"})  # no points yet: the engine forgets Bob
+        state = _state(ann, lambda s: len(s["players"]) == 1)
+        final = _take_all(ann, state)
+    assert [p["name"] for p in final["players"]] == ["Ann"]
+    ann_p, bob_p = _profile(client, "Ann"), _profile(client, "Bob")
+    assert (bob_p["games"], bob_p["wins"], bob_p["ratings"]["set"]["games"]) == (1, 0, 1)
+    expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # Bob placed last, as a loss
+    assert (ann_p["rating"], bob_p["rating"]) == (expected[0].display, expected[1].display)

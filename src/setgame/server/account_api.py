@@ -37,7 +37,7 @@ from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, 
 from setgame.server.edge import BITES, BodyError, client_host, read_body
 from setgame.server.limits import LimitError, Limits
 from setgame.server.names import MAX_NAME, NameRefused, name_key
-from setgame.server.players import profile
+from setgame.server.players import leaderboard, profile
 from setgame.server.registry import Rooms
 from setgame.server.sockets import TokenBucket
 from setgame.server.storage import Storage, StorageError
@@ -348,4 +348,5 @@ def routes() -> list[Route]:
         Route("/api/account/password", _route(change_password), methods=["POST"]),
         Route("/api/account/delete", _route(delete), methods=["POST"]),
         Route("/api/players/{name}", profile, methods=["GET"]),
+        Route("/api/leaderboard", leaderboard, methods=["GET"]),
     ]

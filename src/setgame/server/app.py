@@ -154,6 +154,15 @@ async def rules(request: Request) -> Response:
     return _page(request, "rules")
 
 
+async def account_page(request: Request) -> Response:
+    return _page(request, "account")
+
+
+async def player_page(request: Request) -> Response:
+    """A profile; an unknown name is told by the page (the API answers 404)."""
+    return _page(request, "player", player_name=request.path_params["name"][:100])
+
+
 async def room_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     if await _rooms(request).load(room_id) is None:
@@ -393,6 +402,8 @@ def routes(web: Path) -> list[Any]:
     return [
         Route("/", home),
         Route("/rules", rules),
+        Route("/account", account_page),
+        Route("/player/{name}", player_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),

@@ -26,6 +26,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import msgspec
@@ -140,6 +141,44 @@ def _code(card: str | int) -> str:
     return card_name(card) if isinstance(card, int) else card
 
 
+SESSION_COOKIE = "setgame_session"
+"""The session cookie of a signed-in player (``docs/protocol.md``, "Accounts")."""
+
+
+async def sign_in(
+    base_url: str, name: str, password: str, *, http: httpx.AsyncClient | None = None
+) -> str:
+    """Sign in as ``name`` (``POST /api/account/signin``); the session to pass to
+    :meth:`Client.connect`. :class:`ServerError` (``bad_credentials``, ``rate_limited``...)
+    when the server refuses."""
+    if http is None:
+        async with httpx.AsyncClient(trust_env=False, timeout=30) as own:
+            return await sign_in(base_url, name, password, http=own)
+    url = base_url.rstrip("/") + "/api/account/signin"
+    response = await http.post(url, json={"name": name, "password": password})
+    session = response.cookies.get(SESSION_COOKIE)
+    if response.status_code != 200 or session is None:
+        try:
+            reply = response.json()
+        except ValueError:
+            reply = {"code": "bad_answer", "message": response.text[:200]}
+        raise ServerError({"type": "error", "request": "signin", **reply})
+    return session
+
+
+async def claimed_session(base_url: str, name: str, ask: Callable[[str], str]) -> str | None:
+    """When ``name`` is claimed on the server, ask for its password (``ask(the name as
+    claimed)``) and sign in: the session for :meth:`Client.connect`. None for a name nobody
+    claimed (nothing is asked). :class:`ServerError` when the server refuses the password;
+    ``httpx.HTTPError`` when it cannot be reached."""
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        answer = await http.get(f"{base_url.rstrip('/')}/api/players/{quote(name, safe='')}")
+        if answer.status_code != 200:
+            return None  # 404: a guest's name
+        password = ask(str(answer.json().get("name", name)))
+        return await sign_in(base_url, name, password, http=http)
+
+
 class Client:
     """One player's (or spectator's) connection to one room; see the module docstring."""
 
@@ -172,13 +211,15 @@ class Client:
         compression: str | None = None,
         keepalive: float | None = 20.0,
         listener: Listener | None = None,
+        session: str | None = None,
     ) -> Client:
         """Open the room's socket, say ``hello`` and wait for ``welcome``.
 
         ``token`` resumes a seat taken earlier; ``since`` asks for the events
         after that version (they arrive in ``welcome["missed"]``). ``keepalive`` is the
         interval of WebSocket-level pings (None: none); ``compression="deflate"`` asks for
-        per-message compression as browsers do. Raises
+        per-message compression as browsers do. ``session`` (from :func:`sign_in`) joins as
+        that signed-in player. Raises
         :class:`Disconnected` (code 4004 for an unknown room) or :class:`ServerError`.
         """
         ws = await ws_connect(
@@ -188,6 +229,7 @@ class Client:
             proxy=None,
             max_size=2**20,
             ping_interval=keepalive,
+            additional_headers={"Cookie": f"{SESSION_COOKIE}={session}"} if session else None,
         )
         client = cls(ws, room_id, listener=listener)
         client.token = token

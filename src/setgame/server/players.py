@@ -9,8 +9,9 @@ own log (points and places from the engine's result, sets and wrong calls from i
 and stored in one transaction; a game is recorded once (its rows' keys). This project's own
 rules, not the rulebooks'.
 
-Known gap: a player who leaves a match before it ends without points is dropped by the engine
-(``docs/events.md``) and so is not in its result: that game is not recorded for them.
+A player who leaves a match before its end is placed below everyone still there (the engine
+forgets a leaver without points, ``docs/events.md``; the rating must not, or leaving would
+dodge every loss); a guest who played and left keeps the game unrated.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import sqlite3
 import time
 from collections import Counter
@@ -30,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 
 from setgame import game as engine
 from setgame import ratings as rating
-from setgame.server.account_tables import account_seats, player_games, ratings
+from setgame.server.account_tables import account_seats, accounts, player_games, ratings
 from setgame.server.accounts import Accounts
 from setgame.server.names import MAX_NAME
 from setgame.server.registry import Rooms
@@ -39,6 +41,8 @@ from setgame.server.storage import Storage, StorageError, Write
 
 log = logging.getLogger(__name__)
 
+RECENT_GAMES: Final = 20
+"""Games ``GET /api/players/<name>`` lists in ``recent``, newest first."""
 MAIN_FAMILY: Final = "set"
 """The family whose rating ``GET /api/players/<name>`` gives as ``rating``."""
 
@@ -50,6 +54,7 @@ class SeatResult:
     points: int
     sets: int
     wrong: int
+    left: bool = False  # played, then left before the end: placed below everyone present
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +73,7 @@ def outcome_of(room: Room) -> Outcome | None:
     game = room.game
     if game.settings.mode != "multi" or not game.order:
         return None
-    counts = _counts(game)
+    counts, played = _counts(game)
     seats = []
     for pid in game.order:
         seat = room.seats.get(pid)
@@ -81,6 +86,10 @@ def outcome_of(room: Room) -> Outcome | None:
                 counts["wrong_call", pid],
             )
         )
+    for pid in sorted(played - set(game.order)):  # the engine forgot them: the rating must not
+        seats.append(
+            SeatResult(pid, None, 0, counts["set_taken", pid], counts["wrong_call", pid], True)
+        )
     try:
         family = rating.family_of(game.settings.variant)
     except rating.RatingError:
@@ -88,15 +97,19 @@ def outcome_of(room: Room) -> Outcome | None:
     return Outcome(room.game_id, room.id, family, room.settings.rated, seats)
 
 
-def _counts(game: engine.Game) -> Counter[tuple[str, str]]:
-    """Sets taken and wrong calls per player, from the game's own log (a replay)."""
+def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
+    """Sets taken and wrong calls per player, and who sat at the table while it was played
+    (not only in the lobby), from the game's own log (a replay)."""
     replay = engine.Game(game.settings, game.seed)
     counts: Counter[tuple[str, str]] = Counter()
+    played: set[str] = set()
     for action in game.log:
         for event in replay.apply(action):
             if event["type"] in ("set_taken", "wrong_call") and "player" in event:
                 counts[event["type"], event["player"]] += 1
-    return counts
+        if replay.phase != "lobby":
+            played.update(p.id for p in replay.present())
+    return counts, played
 
 
 class RatingKeeper:
@@ -152,7 +165,7 @@ class RatingKeeper:
                 return []
             before = await _ratings(conn, list(accounts.values()), outcome.family)
         rated = _is_rated(outcome, accounts)
-        places = rating.places([s.points for s in outcome.seats])
+        places = rating.places([-math.inf if s.left else s.points for s in outcome.seats])
         after = _rate(outcome, accounts, before, places) if rated else {}
         finished = time.time()
         writes: list[Write] = []
@@ -255,6 +268,14 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         r.family: _shown(rating.Rating(r.mu, r.sigma, r.games)) for r in rows
     }
     main = families.get(MAIN_FAMILY, _shown(rating.NEW))
+    recent = (
+        await conn.execute(
+            sa.select(player_games)
+            .where(mine)
+            .order_by(player_games.c.finished.desc())
+            .limit(RECENT_GAMES)
+        )
+    ).all()
     return {
         "rating": main["rating"],
         "provisional": main["provisional"],
@@ -262,7 +283,65 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "wins": int(wins),
         "sets": int(sets),
         "ratings": families,
+        "recent": [_recent(r) for r in recent],
     }
+
+
+def _recent(r: Any) -> dict[str, Any]:
+    after = None
+    if r.mu_after is not None and r.sigma_after is not None:
+        after = rating.Rating(r.mu_after, r.sigma_after).display
+    return {
+        "game": r.game, "finished": r.finished, "place": r.place, "players": r.players,
+        "points": r.points, "sets": r.sets, "wrong": r.wrong, "family": r.family,
+        "rating": after,
+    }
+
+
+# --- GET /api/leaderboard?board=<family> ----------------------------------------------------
+
+BOARD_SIZE: Final = 100
+BOARDS: Final = tuple(sorted({f for f in rating.FAMILIES.values() if f is not None}))
+"""The rating boards: one per family of variants (the solo and daily-puzzle boards of issue
+11 need solo results, which are not recorded yet)."""
+
+
+async def leaderboard(request: Request) -> Response:
+    """The established players of one family (at least ``PROVISIONAL_GAMES`` rated games),
+    best displayed rating first, at most :data:`BOARD_SIZE`."""
+    board = request.query_params.get("board")
+    if board not in BOARDS:
+        shown = "nothing" if board is None else repr(board[:40])
+        return JSONResponse(
+            {"code": "unknown_board",
+             "message": f"board is one of {', '.join(BOARDS)}, not {shown}"},
+            status_code=400,
+        )
+    store: Accounts = request.app.state.accounts
+    ordinal = ratings.c.mu - rating.Z * ratings.c.sigma
+    query = (
+        sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+        .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
+        .where(ratings.c.family == board, ratings.c.games >= rating.PROVISIONAL_GAMES)
+        .order_by(ordinal.desc(), accounts.c.name)
+        .limit(BOARD_SIZE)
+    )
+    try:
+        async with store.storage.reading() as conn:
+            rows = (await conn.execute(query)).all()
+    except StorageError as exc:
+        log.error("leaderboard %s: %s", board, exc)
+        return JSONResponse(
+            {"code": "storage_error", "message": "the server cannot read players now"},
+            status_code=503,
+        )
+    return JSONResponse(
+        [
+            {"name": r.name, "rating": rating.Rating(r.mu, r.sigma, r.games).display,
+             "games": r.games}
+            for r in rows
+        ]
+    )
 
 
 def _shown(r: rating.Rating) -> dict[str, Any]:

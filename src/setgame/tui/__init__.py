@@ -28,6 +28,7 @@ def build_app(
     name: str | None = None,
     variant: str = "classic",
     day: str = "",
+    signed_in: str | None = None,
 ) -> SetApp:
     """The app for these options; bad options raise ``ValueError`` quoting them."""
     from setgame.tui.app import SetApp
@@ -37,7 +38,7 @@ def build_app(
     if connect is not None:
         from setgame.tui.remote import RemoteSession
 
-        return SetApp(RemoteSession(connect, name=name), lang=lang)
+        return SetApp(RemoteSession(connect, name=name, session=signed_in), lang=lang)
     session = LocalSession(
         mode,
         bots=bots,
@@ -63,6 +64,7 @@ def run(
     name: str | None = None,
     variant: str = "classic",
     day: str = "",
+    signed_in: str | None = None,
 ) -> None:
     """Play in this terminal until the player quits."""
     app = build_app(
@@ -76,5 +78,6 @@ def run(
         name=name,
         variant=variant,
         day=day,
+        signed_in=signed_in,
     )
     app.run()

@@ -91,9 +91,10 @@ class RemoteSession:
     with its seat's token, so a restarted server or a network hiccup costs nothing.
     """
 
-    def __init__(self, url: str, *, name: str | None = None) -> None:
+    def __init__(self, url: str, *, name: str | None = None, session: str | None = None) -> None:
         self.base_url, self.room_id = split_room_url(url)
         self.name = name or default_name()
+        self.session = session  # signed in (claimed_session): joins as that player
         self.client: Client | None = None
         self._received = 0.0  # app clock when the latest view arrived
         self._now = 0.0  # app clock at the latest poll
@@ -113,7 +114,9 @@ class RemoteSession:
 
     async def _connect(self, token: str | None, since: int | None) -> Client:
         try:
-            return await Client.connect(self.base_url, self.room_id, token=token, since=since)
+            return await Client.connect(
+                self.base_url, self.room_id, token=token, since=since, session=self.session
+            )
         except (ClientError, WebSocketException, OSError, TimeoutError) as exc:
             # the server may close the socket (4004: no such room) before the client's
             # own error handling sees it, or answer with a Disconnected carrying the code

@@ -1,25 +1,51 @@
 // Game events (see src/setgame/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
-import { cardLabel, flawText, fmt, t, tn } from "./common.js";
+import { fmt, t, tn } from "./common.js";
+import { flawText } from "./flaws.js";
+import { cardName } from "./table.js";
 
-const labels = (codes) => (codes || []).map(cardLabel).join(", ");
+const labels = (codes) => (codes || []).map(cardName).join(", ");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function wrongText(ev, who) {
+function wrongText(ev, who, variant) {
   const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   // A point penalty with no set won yet: say why nothing was lost.
   else if (ev.penalty === "point" || ev.penalty === "both") costs.push(t("ev.nopoint"));
+  // A puzzle alone: a wrong pick costs time instead of a point.
+  if (ev.penalty_seconds) costs.push(t("ev.penaltytime", { seconds: t("unit.seconds", { n: fmt(ev.penalty_seconds) }) }));
   if (ev.locked) costs.push(t("ev.lockedout"));
   // Fair call (this project's own rule): the caller waits before calling again.
   if (ev.cooldown > 0) costs.push(t("ev.cooldown", { seconds: t("unit.seconds", { n: fmt(ev.cooldown, 1) }) }));
   const cost = capital(costs.join(", ") || t("ev.nopenalty"));
   // Messages are looked up outside template literals, where the catalog's extractor sees them.
   if (ev.reason === "timeout") return [t("ev.late", { name: who }), ". ", cost, "."].join("");
+  const verdict = verdictText(ev.flaws || [], why, variant);
+  if (verdict) return [who, ": ", verdict, " ", cost, "."].join("");
   return [t("ev.wrong", { name: who }), ": ", why, ". ", cost, "."].join("");
+}
+
+// The kind of group a variant's claims are (the view's variant has no kind: its name tells).
+const KINDS = {
+  ultraset: "ultraset",
+  "ultraset-chain": "ultraset",
+  ultra9: "ultraset",
+  ghostset: "ghostset",
+  "4set": "4set",
+  "4set-junior": "4set",
+};
+
+// "Not an UltraSet: ...", "Not linked to the previous set: ..." (the words module's
+// verdict keys); null for a set's flaws, worded as before.
+function verdictText(flaws, why, variant) {
+  const kind = KINDS[variant?.name] || "set";
+  const linkOnly = flaws.length > 0 && flaws.every((f) => f?.type === "link");
+  if (kind === "set" && !linkOnly) return null;
+  const key = ["verdict", "no", linkOnly ? "link" : kind].join("."); // the words module's keys
+  return t(key, { flaws: why });
 }
 
 // Three more cards; after a "no set" vote with a set on the table, the set that was missed.
@@ -28,6 +54,12 @@ function addedText(ev) {
   if (!ev.missed?.length) return added;
   const missed = t("ev.missed", { cards: labels(ev.missed) });
   return `${added}. ${missed}`;
+}
+
+// A good claim; in Shuffle the table was then dealt anew.
+function takenText(ev, who) {
+  const taken = [t("ev.set", { name: who }), labels(ev.cards)].join(": ");
+  return ev.reshuffled ? [taken, t("ev.reshuffled")].join(". ") : taken;
 }
 
 const TEXTS = {
@@ -40,8 +72,9 @@ const TEXTS = {
   called: (ev, who) => ({ text: t("ev.called", { name: who }), kind: "call" }),
   more_cards_asked: (ev) => ({ text: tn("ev.more.one", "ev.more.other", ev.penalty ?? 0) }),
   no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
-  set_taken: (ev, who) => ({ text: [t("ev.set", { name: who }), labels(ev.cards)].join(": "), kind: "good" }),
-  wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
+  set_taken: (ev, who) => ({ text: takenText(ev, who), kind: "good" }),
+  card_turned: (ev, who) => ({ text: t("ev.turned", { name: who, card: cardName(ev.card) }) }),
+  wrong_call: (ev, who, ctx) => ({ text: wrongText(ev, who, ctx.variant), kind: "bad" }),
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
   cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
@@ -51,7 +84,7 @@ const TEXTS = {
   }),
 };
 
-// {text, kind} for one event; ctx = {nameOf(id), you}.
+// {text, kind} for one event; ctx = {nameOf(id), you, variant (the view's)}.
 export function describe(ev, ctx) {
   const who = ctx.nameOf(ev.player);
   const make = TEXTS[ev.type];

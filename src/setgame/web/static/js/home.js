@@ -1,7 +1,9 @@
 // The home page: the create-game form (every room setting of docs/protocol.md)
 // and the list of public rooms to join or watch.
 
-import { attributes, el, init, MODES, PHASES, t } from "./common.js";
+import { attributes, el, init, MODES, PHASES, t, tn } from "./common.js";
+import { variantAbout } from "./flaws.js";
+import { findVariant, VARIANTS } from "./variants.js";
 
 const form = document.querySelector("#create");
 
@@ -35,6 +37,28 @@ function syncForm() {
   const lockout = ["lockout", "both"].includes(form.elements.penalty.value);
   form.elements.lockout_lift.closest("label").hidden = !multi || !lockout;
   form.elements.level_out.value = form.elements.bot_level.value;
+  syncVariant(multi);
+}
+
+// The variant's description, its table sizes (Junior: 12 or 9), and the settings it
+// leaves no choice in: its own deck (Junior, MegaSet, 4Set...), and "no set" in the
+// variants that deal by themselves (Puzzle, Memory).
+function syncVariant(multi) {
+  const f = form.elements;
+  const chosen = findVariant(f.variant.value);
+  document.querySelector("#variant-desc").textContent = variantAbout(chosen.name);
+  const sizes = chosen.sizes || [];
+  const keep = f.table.value;
+  f.table.replaceChildren(...sizes.map((n) => new Option(tn("set.table.cards.one", "set.table.cards.other", n), String(n))));
+  if (sizes.map(String).includes(keep)) f.table.value = keep;
+  f.table.closest("label").hidden = sizes.length < 2;
+  f.deck.closest("label").hidden = Boolean(chosen.deck);
+  f.no_set.closest("label").hidden = !multi || Boolean(chosen.auto);
+}
+
+function addVariants() {
+  const select = form.elements.variant;
+  for (const v of VARIANTS) select.add(new Option(v.title, v.name));
 }
 
 function settings() {
@@ -45,9 +69,15 @@ function settings() {
     deck: f.deck.value,
     public: f.public.checked,
   };
+  const chosen = findVariant(f.variant.value);
+  // Classic is the default: a form left at it sends what it always sent.
+  if (chosen.name !== "classic") body.variant = chosen.name;
+  if (chosen.deck) body.deck = "full";
+  const table = Number(f.table.value);
+  if (chosen.sizes && table && table !== chosen.sizes[0]) body.table = table;
   if (body.mode === "multi") {
     Object.assign(body, {
-      no_set: f.no_set.value,
+      no_set: chosen.auto ? "auto" : f.no_set.value,
       pick_seconds: Number(f.pick_seconds.value),
       rounds: f.rounds.value,
       bots: Number(f.bots.value),
@@ -79,13 +109,21 @@ async function create(e) {
   }
 }
 
+// A listed room's mode, with its variant unless Classic.
+function modeText(room) {
+  const mode = t(MODES[room.mode] ?? "mode.multi");
+  const name = room.settings?.variant;
+  const title = VARIANTS.find((v) => v.name === name)?.title ?? name;
+  return name && name !== "classic" ? [mode, title].join(" · ") : mode;
+}
+
 function roomRow(room) {
   const url = room.url || `/room/${room.id}`;
   const open = room.phase === "lobby" || room.phase === undefined;
   return el(
     "tr",
     {},
-    el("td", { text: t(MODES[room.mode] ?? "mode.multi") }),
+    el("td", { text: modeText(room) }),
     el("td", { text: (room.players || []).join(", ") || "—" }),
     el("td", { text: t(PHASES[room.phase] ?? "phase.undefined") }),
     el(
@@ -124,6 +162,7 @@ function addDecks() {
 
 await init({ cards: true });
 addDecks();
+addVariants();
 for (const b of document.querySelectorAll("[data-preset]")) {
   b.addEventListener("click", () => applyPreset(b.dataset.preset));
 }

@@ -4,7 +4,8 @@
 
 import { el, init, t } from "./common.js";
 import { describe } from "./events.js";
-import { renderTable } from "./table.js";
+import { renderTable, rowsFor } from "./table.js";
+import { miniTable, renderFound, renderPrevious } from "./variantview.js";
 
 const $ = (sel) => document.querySelector(sel);
 let steps = [];
@@ -20,9 +21,9 @@ function nameOf(id, state) {
 function eventItem(ev, ctx) {
   const item = el("li", { text: describe(ev, ctx).text || ev.type });
   if (ev.type === "set_taken" || ev.type === "wrong_call") {
-    const cards = el("div", { class: "table mini" });
-    renderTable(cards, ev.cards || [], { attr: "data-code", keys: false });
-    item.append(cards);
+    item.append(miniTable(ev.cards || []));
+  } else if (ev.type === "card_turned" && ev.card) {
+    item.append(miniTable([ev.card])); // Memory: the card turned up
   }
   return item;
 }
@@ -32,7 +33,10 @@ function show(i) {
   const step = steps[at];
   if (!step) return;
   const state = step.state || {};
-  renderTable($("#rtable"), state.table || [], { attr: "data-code", keys: false });
+  const opts = { attr: "data-code", keys: false };
+  renderTable($("#rtable"), state.table || [], { ...opts, rows: rowsFor(state.variant) });
+  renderPrevious($("#rprevious"), state, false); // chain variants, apart from the table
+  renderFound($("#rfound"), state); // Puzzle
   $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");
   $("#rscores").replaceChildren(
     ...(state.players || []).map((p) =>
@@ -44,7 +48,7 @@ function show(i) {
       ),
     ),
   );
-  const ctx = { nameOf: (id) => nameOf(id, state), you: null };
+  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant };
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   $("#scrub").value = String(at);
   $("#stepno").textContent = `${at + 1} / ${steps.length}`;

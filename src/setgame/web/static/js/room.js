@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t } from "./common.js";
+import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -13,8 +13,11 @@ import {
   labelOf,
   layoutChoice,
   loadLayout,
+  previousForEvent,
+  previousKey,
 } from "./keys.js";
-import { relabelKeys, renderTable } from "./table.js";
+import { relabelKeys, renderTable, rowsFor } from "./table.js";
+import { isChain, isMemory, isPuzzle, renderFound, renderPrevious, variantOf, withMiss } from "./variantview.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 
@@ -34,6 +37,9 @@ let bannerUntil = 0;
 let conn = null;
 const history = new EventLog(room);
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
+let pendingTurns = []; // Memory: positions clicked while the call is on its way
+let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
+let miss = null; // Memory: {positions, cards} of a miss, shown a moment before they turn back
 
 // Keys the page picks at run time, marked for the catalog.
 const PENALTIES = {
@@ -67,6 +73,12 @@ const ERRORS = {
   room_closed: N_("err.room_closed"),
   no_call: N_("err.no_call"),
   already_seated: N_("err.already_seated"),
+  already_found: N_("err.already_found"),
+  face_down: N_("err.face_down"),
+  face_up: N_("err.face_up"),
+  bad_position: N_("err.bad_position"),
+  already_turned: N_("err.already_turned"),
+  bad_pick: N_("err.bad_pick"),
 };
 const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
 // How far the share link reaches (the server's guess, see app.share_origin).
@@ -81,6 +93,16 @@ const nameOf = (id) => {
 const liftsOnCards = () => state?.settings?.lockout_lift === "set_or_cards";
 const playing = () => state?.phase === "playing";
 const solo = () => state && state.mode !== "multi";
+
+// The variant as the view describes it (its `variant`), see variantview.js.
+const variant = () => variantOf(state);
+const claimSize = () => variant().claim || 3;
+const memory = () => isMemory(state);
+const chained = () => isChain(state);
+const puzzle = () => isPuzzle(state);
+const rows = () => rowsFor(variant());
+const previous = () => state?.previous || [];
+const pickable = () => [...(state?.table || []).filter(Boolean), ...previous()];
 
 // The banner keeps its height whatever it says (the table under it must not move):
 // a text too long for two lines gets a smaller font, then is cut; the log has it whole.
@@ -102,7 +124,7 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, penalty: state?.settings?.penalty });
+const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant: state?.variant });
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
@@ -117,18 +139,23 @@ function restoreLog() {
 
 function renderCards() {
   const table = $("#table");
-  const codes = state?.table || [];
-  renderTable(table, codes);
-  selected = selected.filter((c) => codes.includes(c));
-  hintCards = hintCards.filter((c) => codes.includes(c));
-  for (const card of table.children) {
+  renderTable(table, withMiss(state?.table, miss), { rows: rows() });
+  const live = pickable();
+  selected = selected.filter((c) => live.includes(c));
+  hintCards = hintCards.filter((c) => live.includes(c));
+  renderPrevious($("#previous"), state);
+  for (const card of [...table.children, ...$("#previous .table").children]) {
     const code = card.dataset.card;
+    if (!code) continue;
     card.classList.toggle("selected", selected.includes(code));
     card.classList.toggle("hinted", hintCards.includes(code));
+    card.classList.toggle("turned", memory() && !miss?.cards.includes(code));
     card.setAttribute("aria-pressed", String(selected.includes(code)));
   }
   table.classList.toggle("held", Boolean(state?.holder));
+  renderFound($("#found"), state);
 }
+
 
 function show(name, visible, disabled = false) {
   const b = act(name);
@@ -144,9 +171,13 @@ function renderActions() {
   const canCall = playing() && !state.holder && !mine?.locked;
   show("start", seated && (phase === "lobby" || phase === "round_over"));
   show("call-set", seated && multi && playing(), !canCall);
-  const noMore = !state.deck || (state.table || []).length >= 21; // R11: 21 cards hold a set
-  show("no-set", seated && playing(), Boolean(state.holder || mine?.declared || mine?.locked || noMore));
-  show("hint", seated && state.mode === "practice" && playing());
+  // R11: 21 cards hold a set (Classic); other variants' limits are the server's to say.
+  const full = variant().name === "classic" && (state.table || []).length >= 21;
+  const noMore = !state.deck || full;
+  // Puzzle and Memory deal by themselves (no declarations: auto_deal).
+  const deals = !puzzle() && !memory();
+  show("no-set", seated && playing() && deals, Boolean(state.holder || mine?.declared || mine?.locked || noMore));
+  show("hint", seated && state.mode === "practice" && playing() && !memory());
   show("again", seated && phase === "match_over");
   show("leave", seated && phase !== "match_over");
   $("#noset-label").textContent = multi ? t("room.noset") : t("room.more");
@@ -160,10 +191,14 @@ function renderStatus() {
   const round = t("room.round", { n: s.round, of: s.rounds });
   $("#round").textContent = s.rounds > 1 && s.round ? ["· ", round, dealer].join("") : "";
   const rules = [t(MODES[s.mode] ?? "mode.multi")];
-  if (s.mode !== "practice" && PENALTIES[s.settings?.penalty]) rules.push(t(PENALTIES[s.settings.penalty]));
+  // A puzzle alone costs time, not points (shown on the clock).
+  const timed = puzzle() && s.mode === "solo";
+  if (s.mode !== "practice" && !timed && PENALTIES[s.settings?.penalty]) rules.push(t(PENALTIES[s.settings.penalty]));
   if (s.mode === "multi" && ["lockout", "both"].includes(s.settings?.penalty)) {
     rules.push(liftsOnCards() ? t("lockout_lift.set_or_cards") : t("lockout_lift.set"));
   }
+  if (variant().name !== "classic") rules.push(variant().title);
+  if (s.settings?.table) rules.push(tn("room.tablesize.one", "room.tablesize.other", s.settings.table));
   if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
   $("#settings").title = $("#settings").textContent;
@@ -199,6 +234,7 @@ function render() {
   main.dataset.phase = state.phase;
   main.dataset.holder = state.holder ? nameOf(state.holder) : "";
   main.dataset.version = String(state.version);
+  main.dataset.variant = variant().name;
   renderCards();
   renderStatus();
   renderScores($("#scores"), state, you);
@@ -222,7 +258,11 @@ function tick() {
   }
   if (clockBase && state.mode !== "multi") {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
-    $("#clock").textContent = [t("room.time"), formatTime(clockBase[0] + running)].join(" ");
+    const clock = [t("room.time"), formatTime(clockBase[0] + running)];
+    // Puzzle solo: wrong picks cost time, shown beside the clock.
+    const penalty = me()?.penalty_seconds;
+    if (penalty) clock.push(t("room.penaltytime", { seconds: fmt(penalty) }));
+    $("#clock").textContent = clock.join(" ");
   }
 }
 
@@ -232,6 +272,9 @@ function idleText() {
   if (state.phase === "round_over") return t("room.roundover");
   if (state.phase === "match_over") return t("room.matchover");
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
+  const n = claimSize();
+  if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
+  if (n !== 3) return solo() ? tn("room.findnsolo.one", "room.findnsolo.other", n) : tn("room.findn.one", "room.findn.other", n);
   return solo() ? t("room.findsolo") : t("room.find");
 }
 
@@ -269,13 +312,36 @@ function call() {
 const mayPick = () => solo() || state.holder === you;
 
 function sendPick() {
-  if (picking || selected.length !== 3 || !mayPick()) return;
+  if (picking || selected.length !== claimSize() || !mayPick() || memory()) return;
   picking = ask("pick", { cards: selected.slice() });
+}
+
+// Memory: turn up the face-down card at `at` (in multi after calling SET: the call
+// covers the turning). Clicks while the call is on its way wait in pendingTurns.
+function turn(at) {
+  if (!state || !playing() || !you || typeof state.table?.[at] === "string") return;
+  if (!mayPick()) {
+    if (state.holder) return;
+    call();
+    if (!calling) return;
+  }
+  if (!pendingTurns.includes(at) && !sentTurns.includes(at)) pendingTurns.push(at);
+  sendTurns();
+}
+
+function sendTurns() {
+  if (!memory() || !mayPick()) return;
+  const room = claimSize() - (state.turned || []).length - sentTurns.length;
+  for (const at of pendingTurns.splice(0, Math.max(0, room))) {
+    if (typeof state.table?.[at] === "string" || !ask("turn", { position: at })) continue;
+    sentTurns.push(at);
+  }
+  pendingTurns = [];
 }
 
 // A click on a card: a call when nobody holds the board, then a selection.
 function choose(code) {
-  if (!state || !playing() || !you) return;
+  if (!state || !playing() || !you || memory()) return;
   if (!mayPick()) {
     if (state.holder) return;
     call();
@@ -297,10 +363,20 @@ function onKey(e) {
   } else if (isKey(e, "KeyH")) {
     if (!act("hint").hidden) ask("hint");
   } else {
-    const i = indexForEvent(e);
-    const code = state?.table?.[i];
-    if (i >= 0 && code) choose(code);
+    keyCard(e);
   }
+}
+
+// A card's key: its table position (Memory: turn it up), or a card of the previous set.
+function keyCard(e) {
+  const i = indexForEvent(e, rows());
+  if (i >= 0 && i < (state?.table || []).length) {
+    if (memory()) turn(i);
+    else if (state.table[i]) choose(state.table[i]);
+    return;
+  }
+  const j = chained() && rows() === 3 ? previousForEvent(e) : -1;
+  if (j >= 0 && previous()[j]) choose(previous()[j]);
 }
 
 // The key labels on the buttons and cards, in the chosen (or the browser's) layout.
@@ -308,7 +384,8 @@ function showKeys() {
   for (const kbd of document.querySelectorAll("kbd[data-key]:not([data-key=Space])")) {
     kbd.textContent = labelOf(kbd.dataset.key).toUpperCase();
   }
-  relabelKeys($("#table"));
+  relabelKeys($("#table"), rows());
+  relabelKeys($("#previous .table"), 1, previousKey);
 }
 
 function bindLayouts() {
@@ -324,6 +401,12 @@ function bindLayouts() {
 
 function bind() {
   $("#table").addEventListener("click", (e) => {
+    const card = e.target.closest("[data-pos]");
+    if (!card) return;
+    if (memory()) turn(Number(card.dataset.pos));
+    else if (card.dataset.card) choose(card.dataset.card);
+  });
+  $("#previous").addEventListener("click", (e) => {
     const card = e.target.closest("[data-card]");
     if (card) choose(card.dataset.card);
   });
@@ -376,12 +459,14 @@ function adopt(next) {
       selected = [];
       calling = false;
       picking = false;
+      pendingTurns = [];
     }
   } else if (picking && before?.version !== state.version) {
     selected = [];
     picking = false;
   }
   if (before?.table?.join() !== state.table?.join()) hintCards = [];
+  if (before?.version !== state.version) sentTurns = [];
 }
 
 function onEvents(events) {
@@ -392,12 +477,27 @@ function onEvents(events) {
     const fx = effects(ev, you);
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
+    if (fx.wrong) showMiss(ev);
     if (fx.wrong) flashWrong(fx.wrong);
   }
 }
 
+// Memory: the cards of a miss stay face up a moment (where they lay) before they turn back.
+const MISS_MS = 1500;
+function showMiss(ev) {
+  if (!memory() || !ev.positions?.length || !ev.cards?.length) return;
+  const shown = { positions: ev.positions, cards: ev.cards };
+  miss = shown;
+  renderCards();
+  setTimeout(() => {
+    if (miss !== shown) return;
+    miss = null;
+    renderCards();
+  }, MISS_MS);
+}
+
 function flashWrong(codes) {
-  for (const card of $("#table").children) {
+  for (const card of [...$("#table").children, ...$("#previous .table").children]) {
     if (codes.includes(card.dataset.card)) {
       card.classList.add("wrong");
       setTimeout(() => card.classList.remove("wrong"), 1500);
@@ -426,6 +526,7 @@ const handlers = {
     render();
     onEvents(msg.events);
     sendPick();
+    sendTurns();
   },
   presence(msg) {
     const player = state?.players?.find((p) => p.id === msg.player);
@@ -446,6 +547,7 @@ const handlers = {
       picking = false;
       if (solo()) selected = [];
     }
+    if (msg.request === "turn") sentTurns = [];
     setBanner(errorText(msg), "error", 3000);
     render();
   },

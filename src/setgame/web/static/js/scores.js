@@ -64,6 +64,8 @@ export function renderResults(box, list, state) {
       tn("res.penalties.one", "res.penalties.other", solo.penalties ?? 0),
     ];
     if (solo.seconds != null) parts.push(t("unit.seconds", { n: fmt(solo.seconds, 1) }));
+    // Puzzle: wrong picks cost time instead of points (already in the seconds above).
+    if (solo.penalty_seconds) parts.push(t("res.penaltytime", { seconds: fmt(solo.penalty_seconds) }));
     list.append(
       el("li", { class: "solo", text: parts.join(", ") }),
       el("li", { class: "solo", text: solo.won ? t("res.won") : t("res.lost") }),

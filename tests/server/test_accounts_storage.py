@@ -1,0 +1,86 @@
+"""Accounts and player records on both databases (SQLite and PostgreSQL): claim, verify,
+change the password, record a rated game, delete with its seats anonymized."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from setgame.ratings import NEW, Placing, rate
+from setgame.server.accounts import ANONYMOUS, Accounts
+from setgame.server.names import NameRefused
+from setgame.server.players import Outcome, RatingKeeper, SeatResult
+from setgame.server.registry import Rooms
+from setgame.server.storage import SeatRow, Storage
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    url = str(tmp_path / "a.db")
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    store = Storage(url)
+    await store.open()
+    yield store
+    await store.close()
+
+
+def uid() -> str:
+    return uuid.uuid4().hex[:10]
+
+
+async def test_claim_verify_change_and_refuse_lookalikes(storage: Storage) -> None:
+    store = Accounts(storage)
+    name = "Ann" + uid()
+    account = await store.claim(name, PASSWORD)
+    assert await store.verify(name.upper(), PASSWORD) == account
+    assert await store.verify(name, "wrong password") is None
+    with pytest.raises(NameRefused) as taken:
+        await store.claim(name.replace("A", "А", 1), PASSWORD)  # a Cyrillic А
+    assert taken.value.code == "name_taken"
+    changed = await store.change_password(account, "new secret")
+    assert changed.epoch == account.epoch + 1
+    assert await store.verify(name, PASSWORD) is None
+    assert await store.verify(name, "new secret") == changed
+
+
+async def test_a_rated_game_is_stored_and_a_deletion_anonymizes_every_trace(
+    storage: Storage,
+) -> None:
+    store = Accounts(storage)
+    room, game, name = uid(), uid(), "Bo" + uid()
+    bob = await store.claim(name, PASSWORD)
+    zed = await store.claim("Zed" + uid(), PASSWORD)
+    await storage.create_room(room, {}, True)
+    await storage.create_game(game, room, 1, {})
+    for version, (player, who) in enumerate((("pb", bob), ("pz", zed)), start=1):
+        action = {"type": "join", "at": 0.0, "player": player, "name": who.name}
+        seat = SeatRow(player, who.name, "h" * 64, None, who.id)
+        await storage.append(game, version, 0.0, action, room=room, seat=seat)
+    keeper = RatingKeeper(Rooms(storage), storage)
+    seats = [SeatResult("pb", None, 5, 5, 0), SeatResult("pz", None, 2, 2, 1)]
+    await keeper.record(Outcome(game, room, "set", None, seats))
+    async with storage.reading() as conn:
+        rows = (await conn.exec_driver_sql("SELECT account, mu FROM ratings")).all()
+    expected = rate([Placing(NEW, 1), Placing(NEW, 2)])
+    assert sorted(r.mu for r in rows if r.account in (bob.id, zed.id)) == sorted(
+        e.mu for e in expected
+    )
+    assert [s.account for s in await storage.seats(room)] == [bob.id, zed.id]
+
+    await store.delete(bob)
+    record = await storage.room_record(room)
+    assert record is not None
+    assert [s.name for s in record.seats] == [ANONYMOUS, zed.name]
+    assert [a.action["name"] for a in record.actions] == [ANONYMOUS, zed.name]
+    assert await store.by_id(bob.id) is None and await store.by_name(name) is None
+    async with storage.reading() as conn:
+        for table in ("ratings", "player_games", "account_seats"):
+            left = (await conn.exec_driver_sql(f"SELECT account FROM {table}")).all()
+            assert bob.id not in {r.account for r in left}, table
+            assert zed.id in {r.account for r in left}, table  # the others keep theirs
