@@ -120,3 +120,19 @@ async def test_cancelling_the_pump_closes_a_waiting_send() -> None:
     with pytest.raises(asyncio.CancelledError):
         await pump
     assert not conn._pumping
+
+
+async def test_an_unexpected_failure_drops_only_that_connection(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A send runs inside a room's broadcast: whatever it raises must not reach the room."""
+    conn, ws = connection()
+
+    async def broken(text: str) -> None:
+        raise ValueError("broken stack")
+
+    ws.send_text = broken  # type: ignore[method-assign]
+    pump = asyncio.create_task(conn.pump())
+    conn.send("x")
+    await asyncio.wait_for(pump, 1)
+    assert conn.closing == 1006 and "sending to 127.0.0.1 failed" in caplog.text

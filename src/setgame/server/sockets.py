@@ -150,6 +150,10 @@ class SocketConnection:
         except SEND_ERRORS:
             self._gone()
             return
+        except Exception:  # this runs inside a room's broadcast: the others must still get it
+            log.exception("sending to %s failed; the connection is dropped", self.host)
+            self._gone()
+            return
         self._out.put_nowait(_Unfinished(coro, waiting))
 
     def close(self, code: int) -> None:
