@@ -26,6 +26,17 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 fi
 export SETGAME_REQUIRE_POSTGRES=1
 
+# Debian's Redis for the cluster tests (several `setgame serve --redis` processes; they start
+# a throwaway redis-server of their own); SETGAME_REQUIRE_REDIS makes them fail, not skip,
+# without it.
+if ! command -v redis-server >/dev/null 2>&1; then
+    echo "== installing redis-server with apt-get"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
+export SETGAME_REQUIRE_REDIS=1
+
 # axe-core for the accessibility tests, from the npm registry at the version locked in
 # tests/browser/package-lock.json (the tests inject its axe.min.js into the pages).
 if ! command -v npm >/dev/null 2>&1; then

@@ -70,6 +70,7 @@ class LiveServer(str):
         self = super().__new__(cls, f"http://127.0.0.1:{port}")
         self.port, self.db, self.log, self.proc = port, db, log, None
         self.env, self.created = TEST_LIMITS | (env or {}), False
+        self.options: list[str] = []  # more command-line options (``--redis URL``)
         return self
 
     @property
@@ -82,7 +83,7 @@ class LiveServer(str):
 
     def start(self, timeout: float = STARTUP_SECONDS) -> LiveServer:
         command = [sys.executable, "-m", "setgame.server", "--port", str(self.port)]
-        command += ["--db", str(self.db), "--log-level", "warning"]
+        command += ["--db", str(self.db), "--log-level", "warning", *self.options]
         if not self.created:  # the first start creates the database; a restart must find it
             command.append("--create-db")
         out: IO[bytes] = self.log.open("ab")

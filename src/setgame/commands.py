@@ -519,6 +519,14 @@ def serve(
             "(repeatable; default $SETGAME_TRUSTED_PROXIES, else none).",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="redis:// URL: run as one of several processes over one PostgreSQL "
+            "database (docs/cluster.md).",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer game server (web client included). Limits come from SETGAME_*
     variables (docs/deploy.md); a bad one stops the server before it starts."""
@@ -529,7 +537,7 @@ def serve(
         limits = limits_from_env(trusted_proxy)
     except LimitError as exc:
         exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
-    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db)
+    run_server(host=host, port=port, db=db, limits=limits, create_db=create_db, redis=redis)
 
 
 class Mode(StrEnum):

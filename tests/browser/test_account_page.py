@@ -57,6 +57,11 @@ def test_claim_sign_out_and_in_then_sit_under_the_name(live_server: str, new_pag
     page.fill("input[name=player-name]", name.lower())
     page.click("[data-action=join]")
     expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)  # the account's spelling
+    guest.fill("input[name=player-name]", "Zed")
+    guest.click("[data-action=join]")
+    expect(page.locator('[data-player="Zed"] .badge.guest')).to_have_text(w["score.guest"])
+    expect(page.locator(f'[data-player="{name}"] .badge.member')).to_have_text(w["score.member"])
+    expect(page.locator('[data-player="Zed"] .badge.member')).to_have_count(0)
 
 
 def test_a_profile_page_shows_the_figures_or_says_nobody_has_the_name(
@@ -84,3 +89,63 @@ def test_a_profile_page_shows_the_figures_or_says_nobody_has_the_name(
         w["prof.unknown"].replace("{name}", "<b>Nobody")
     )
     assert page.locator("main b").count() == 0  # the name is text, never markup
+
+
+def test_the_leaderboard_page_lists_established_players_linking_to_profiles(
+    server_factory: Any, new_page: Any, tmp_path: Any
+) -> None:
+    import asyncio
+    import concurrent.futures
+
+    from setgame.server.account_tables import player_games, ratings
+    from setgame.server.accounts import Accounts
+    from setgame.server.storage import Storage
+
+    db = tmp_path / "board.db"
+
+    async def seed() -> None:
+        storage = Storage(str(db))
+        await storage.open()
+        try:
+            store = Accounts(storage)
+            for name, family, mu, games in (
+                ("Ann", "set", 30.0, 25), ("Bob", "set", 33.0, 40), ("Cid", "set", 45.0, 3),
+                ("Dee", "ultraset", 27.0, 20),
+            ):
+                account = await store.claim(name, "correct horse")
+                values = {"account": account.id, "family": family, "mu": mu, "sigma": 2.0,
+                          "games": games}
+                await storage.write((ratings.insert().values(values), {}))
+                if name == "Ann":  # three rated games to draw
+                    await storage.write(*[
+                        (player_games.insert().values(
+                            game=f"g{i}", account=account.id, room="r", family="set", place=1,
+                            players=2, points=3, sets=3, wrong=0, finished=1e9 + i,
+                            mu_before=25.0, sigma_before=3.0, mu_after=26.0 + i, sigma_after=2.0,
+                        ), {})
+                        for i in range(3)
+                    ])
+        finally:
+            await storage.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright holds this thread's loop
+        pool.submit(asyncio.run, seed()).result(timeout=60)
+    server = server_factory(db=db)
+    page = new_page()
+    page.goto(f"{server}/leaderboard?lang=it")
+    rows = page.locator("[data-board-list] li")
+    expect(rows).to_have_count(2)  # Cid is provisional
+    assert rows.evaluate_all("els => els.map(e => e.dataset.boardPlayer)") == ["Bob", "Ann"]
+    page.select_option("[data-board-select]", "ultraset")
+    expect(rows).to_have_count(1)
+    page.select_option("[data-board-select]", "4set")
+    expect(page.locator("[data-board-empty]")).to_have_text(words("it")["board.empty"])
+    page.select_option("[data-board-select]", "set")
+    page.click("[data-board-list] a >> text=Ann")
+    expect(page.locator("[data-profile-name]")).to_have_text("Ann")
+    expect(page.locator("[data-profile-recent] li")).to_have_count(3)
+    line = page.locator("[data-profile-plot=set] polyline")
+    expect(line).to_have_count(1)
+    assert len(line.get_attribute("points").split()) == 3
+    ys = [float(point.split(",")[1]) for point in line.get_attribute("points").split()]
+    assert ys[0] > ys[1] > ys[2]  # the rating rose: the line climbs (y grows downwards)

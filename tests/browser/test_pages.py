@@ -215,3 +215,26 @@ def test_bots_are_named_in_the_page_language(live_server: str, new_page: Any) ->
     page.goto(url)
     bot = page.locator('[data-player="Bot 1"]')  # the hook keeps the server's name
     expect(bot.locator(".name")).to_have_text("Бот 1")
+
+
+def test_rules_page_draws_every_variant_example(live_server: str, new_page: Any) -> None:
+    """Each variant example (any deck, a chain's previous set too) is drawn card by card, in the
+    order the sentence names them; the drawing is hidden from screen readers (the sentence
+    names the cards already)."""
+    fragment = (WEB / "rules" / "en.html").read_text(encoding="utf-8")
+    expected = re.findall(r'class="variant-example"[^>]*?data-cards="([^"]+)"', fragment, re.S)
+    assert len(expected) >= 13  # a variant without a drawn example fails here
+    page = new_page()
+    page.goto(f"{live_server}/rules?lang=en")
+    drawings = page.locator(".variant-drawing")
+    expect(drawings).to_have_count(len(expected))
+    claims = [
+        [c.get_attribute("data-code") for c in box.locator("[data-code]").all()]
+        for box in drawings.locator("[data-part=claim]").all()
+    ]
+    assert claims == [codes.split() for codes in expected]
+    assert page.locator(".variant-drawing svg").count() >= sum(len(c) for c in claims)
+    assert all(d.get_attribute("aria-hidden") == "true" for d in drawings.all())
+    chain = page.locator("[data-variant=set-chain]").first
+    assert chain.get_attribute("data-previous")
+    expect(page.locator(".variant-drawing [data-part=previous]").first).to_be_visible()

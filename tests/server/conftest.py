@@ -72,11 +72,35 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError("postgres exited at startup")
+            raise RuntimeError(f"{proc.args[0]} exited at startup")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 time.sleep(0.3)  # accepting TCP comes a moment before accepting logins
                 return
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("postgres did not start")
+    raise RuntimeError(f"{proc.args[0]} did not start")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``redis://127.0.0.1:<port>/0`` of a throwaway ``redis-server`` (no persistence), or
+    skip when Redis is not installed (fail under ``SETGAME_REQUIRE_REDIS``)."""
+    server = shutil.which("redis-server")
+    if server is None:
+        if os.environ.get("SETGAME_REQUIRE_REDIS"):  # scripts/test.sh installs it: a gap
+            pytest.fail("redis-server is not installed (scripts/test.sh should have installed it)")
+        pytest.skip("redis-server is not installed")
+    folder = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    command = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", str(folder), "--protected-mode", "yes"]
+    log = (folder / "redis.log").open("wb")
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_port(port, proc)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        log.close()

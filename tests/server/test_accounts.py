@@ -110,6 +110,7 @@ def test_a_claim_is_refused_quoting_the_name(
         (b'{"name": 5, "password": "secret123"}', 400, "bad_body"),
         (b'{"name": "Zed", "password": "' + b"p" * 300 + b'"}', 400, "bad_body"),
         (b'{"name": "Zed", "password": "\xff"}', 400, "bad_encoding"),
+        (b'{"name": "Zed", "password": "secret123\xff"}', 400, "bad_encoding"),
         (b'{"name": ' + b"[" * 40 + b"]" * 40 + b"}", 400, "too_deep"),
         (b'{"name": "' + b"x" * 5000 + b'"}', 413, "too_big"),
         (b'{"name": "Zed", "password": "secret123"', 400, "bad_body"),

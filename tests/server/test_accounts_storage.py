@@ -84,3 +84,30 @@ async def test_a_rated_game_is_stored_and_a_deletion_anonymizes_every_trace(
             left = (await conn.exec_driver_sql(f"SELECT account FROM {table}")).all()
             assert bob.id not in {r.account for r in left}, table
             assert zed.id in {r.account for r in left}, table  # the others keep theirs
+
+
+async def test_a_profile_history_keeps_the_newest_rated_games_oldest_first(
+    storage: Storage,
+) -> None:
+    from setgame.server import players
+    from setgame.server.account_tables import player_games
+
+    account = await Accounts(storage).claim("Hi" + uid(), PASSWORD)
+    rows = [
+        {"game": f"g{i}", "account": account.id, "room": "r", "family": family, "place": 1,
+         "players": 2, "points": 1, "sets": 1, "wrong": 0, "finished": float(i),
+         "mu_before": 25.0, "sigma_before": 8.0, "mu_after": 25.0 + i, "sigma_after": 8.0}
+        for i, family in enumerate(["set"] * 5 + [None, "4set"])
+    ]
+    await storage.write(*[(player_games.insert().values(r), {}) for r in rows])
+    old, players.HISTORY_GAMES = players.HISTORY_GAMES, 3  # type: ignore[misc]
+    try:
+        async with storage.reading() as conn:
+            history = await players._history(conn, account.id)
+    finally:
+        players.HISTORY_GAMES = old  # type: ignore[misc]
+    shown = [round(1000 + 24 * (25 + i - 24)) for i in range(7)]
+    assert history == {
+        "set": [[2.0, shown[2]], [3.0, shown[3]], [4.0, shown[4]]],
+        "4set": [[6.0, shown[6]]],
+    }

@@ -250,7 +250,8 @@ async def test_every_page_is_served_with_its_placeholders_filled(
     http: httpx.AsyncClient,
 ) -> None:
     room = await new_room(http)
-    for path in ("/", "/rules", "/account", "/player/Nobody", f"/room/{room}", "/replay/g1"):
+    pages = ("/", "/rules", "/account", "/player/Nobody", "/leaderboard")
+    for path in (*pages, f"/room/{room}", "/replay/g1"):
         response = await http.get(path + "?lang=ru")
         assert response.status_code == 200, path
         assert "{{" not in response.text, path

@@ -152,6 +152,8 @@ async def test_a_database_of_the_release_before_migrations_upgrades_with_nothing
     assert await _run(database, _revision) is None
     store = Storage(database, create=False)  # a restart of the new release: no --create-db
     await store.open()
+    assert store.upgraded is not None and "(revision 0001) upgraded to revision" in store.upgraded
+    assert store.upgraded.endswith(migrations.head())  # said to the host once, as it starts
     try:
         record = await store.room_record("r1")
         assert record is not None and record.game.id == "g2" and record.version == 8
@@ -175,6 +177,7 @@ async def test_a_new_database_is_built_by_the_migrations_as_the_code_expects(
     assert await _run(database, _differences) == []
     again = Storage(database, create=False)  # a second start changes nothing
     await again.open()
+    assert again.upgraded is None
     await again.close()
     assert await _run(database, _revision) == migrations.head()
 

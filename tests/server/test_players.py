@@ -14,6 +14,7 @@ import pytest
 
 from setgame import card_name, find_sets, parse_cards
 from setgame.ratings import NEW, Placing, Rating, bot_rating, rate
+from setgame.server.account_tables import player_games, ratings
 from setgame.server.app import build
 from setgame.server.limits import Limits
 from setgame.server.players import Outcome, RatingKeeper, SeatResult
@@ -131,6 +132,7 @@ def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestC
         1, 2, "set", ann["rating"]
     )
     assert last["sets"] == ann["sets"]
+    assert ann["history"] == {"set": [[last["finished"], ann["rating"]]]}
     assert client.get(f"/api/games/{last['game']}/replay").is_success  # the replay it links to
 
 
@@ -139,6 +141,7 @@ def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestC
     ann = _profile(client, "Ann")
     assert (ann["games"], ann["wins"], ann["ratings"]) == (1, 1, {})
     assert ann["recent"][0]["family"] is None and ann["recent"][0]["rating"] is None
+    assert ann["history"] == {}  # unrated games draw nothing
     assert ann["rating"] == NEW.display and ann["provisional"]
 
 
@@ -189,7 +192,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
-        "sets": 0, "ratings": {}, "recent": [],
+        "sets": 0, "ratings": {}, "recent": [], "history": {},
     }
 
 
@@ -299,3 +302,25 @@ def test_leaving_a_rated_game_before_its_end_counts_as_last_place(client: TestCl
     assert (bob_p["games"], bob_p["wins"], bob_p["ratings"]["set"]["games"]) == (1, 0, 1)
     expected = rate([Placing(NEW, 1), Placing(NEW, 2)])  # Bob placed last, as a loss
     assert (ann_p["rating"], bob_p["rating"]) == (expected[0].display, expected[1].display)
+
+
+def test_a_game_that_ended_as_the_server_stopped_is_recorded_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "c.db"
+    with TestClient(build(Storage(str(db)), limits=Limits())) as client:
+        _game(client, [("Bob", True)])
+        before = _profile(client, "Ann")
+
+        async def forget() -> None:  # as if the server had stopped before recording it
+            await client.app.state.storage.write(  # type: ignore[attr-defined]
+                (player_games.delete(), {}), (ratings.delete(), {})
+            )
+
+        client.portal.call(forget)  # type: ignore[union-attr]
+        assert client.get("/api/players/Ann").json()["games"] == 0
+    with TestClient(build(Storage(str(db), create=False), limits=Limits())) as again:
+        assert _profile(again, "Ann") == before  # the same game, the same rating
+        assert _profile(again, "Bob")["games"] == 1
+    with TestClient(build(Storage(str(db), create=False), limits=Limits())) as third:
+        assert _profile(third, "Ann")["games"] == 1  # recorded once, not at every start

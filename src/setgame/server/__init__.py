@@ -38,17 +38,19 @@ def serve(
     log_level: str = "info",
     limits: Limits | None = None,
     create_db: bool = False,
+    redis: str | None = None,
 ) -> None:
     """Run the game server until interrupted. ``limits`` default to :meth:`Limits.from_env`.
     A bad limit (``SETGAME_*``) or a database that cannot be used stops it at once with a
-    message naming them (exit status 2)."""
+    message naming them (exit status 2). ``redis``: run as one process of a cluster
+    (``docs/cluster.md``; needs PostgreSQL)."""
     import sys
 
     import uvicorn
 
     from setgame.server.edge import guarded_protocol
 
-    limits = _preflight(db, create_db, limits)
+    limits = _preflight(db, create_db, limits, redis)
 
     # Reads and WAL checkpoints (aiosqlite) run in a thread; hand it the GIL within 1 ms rather
     # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
@@ -57,7 +59,7 @@ def serve(
     _tune_gc()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db, create_db=create_db, limits=limits, bind_host=host),
+        create_app(db, create_db=create_db, limits=limits, bind_host=host, redis=redis),
         host=host,
         port=port,
         http=guarded_protocol(limits),
@@ -70,7 +72,9 @@ def serve(
     )
 
 
-def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = None) -> Any:
+def _preflight(
+    db: str | Path | None, create_db: bool, limits: Limits | None = None, redis: str | None = None
+) -> Any:
     """The limits from the environment, and the database opened once (and closed), so
     that their errors are one clear line rather than a traceback from inside uvicorn."""
     import asyncio
@@ -81,6 +85,8 @@ def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = N
     from setgame.server.storage import Storage, StorageError, database_url
 
     async def check() -> None:
+        if redis is not None:
+            await _check_redis(redis, database_url(db))
         storage = Storage(database_url(db), create=create_db)
         try:
             await storage.open()
@@ -95,6 +101,27 @@ def _preflight(db: str | Path | None, create_db: bool, limits: Limits | None = N
         print(f"setgame serve: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     return limits
+
+
+async def _check_redis(url: str, db_url: str) -> None:
+    """A cluster needs PostgreSQL (processes on several machines share the log) and a Redis
+    that answers; either missing is one clear line at start."""
+    from setgame.server.storage import StorageError
+
+    if not url.startswith(("redis://", "rediss://", "unix://")) or len(url) > 512:
+        raise StorageError(f"--redis must be a redis:// URL, not {url[:80]!r}")
+    if not db_url.startswith("postgresql"):
+        raise StorageError("--redis needs a PostgreSQL database (--db postgresql://...)")
+    import redis.asyncio as aioredis
+    from redis.exceptions import RedisError
+
+    client = aioredis.from_url(url, socket_connect_timeout=5)
+    try:
+        await client.ping()
+    except (RedisError, OSError, ValueError) as exc:
+        raise StorageError(f"cannot reach Redis at {url[:80]!r}: {exc}") from None
+    finally:
+        await client.aclose()
 
 
 def _raise_file_limit() -> None:

@@ -27,6 +27,12 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="create the database if missing (without it, a missing database stops the server)",
     )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        help="redis:// URL: run as one of several processes over one PostgreSQL database "
+        "(docs/cluster.md)",
+    )
     args = parser.parse_args(argv)
     try:
         limits = limits_from_env(args.trusted_proxy)
@@ -35,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     serve(
         args.host, args.port, args.db, log_level=args.log_level, limits=limits,
-        create_db=args.create_db,
+        create_db=args.create_db, redis=args.redis,
     )
 
 

@@ -200,11 +200,11 @@ def _me(account: Account | None) -> dict[str, Any]:
     return {"name": account.name if account else None, "signed_in": account is not None}
 
 
-async def _body(request: Request, kind: type[T], costly: bool = True) -> T:
+async def _body(request: Request, kind: type[T]) -> T:
     """The request's JSON body as ``kind``; :class:`Refused` for a cross-site request, a
     client over its rate, or a body too big, not UTF-8, not JSON or not of that shape."""
     _same_origin(request)
-    if costly and not request.app.state.signins.host(client_host(request)):
+    if not request.app.state.signins.host(client_host(request)):  # each costs a hash
         BITES("signins_per_minute", f"{client_host(request)} tries passwords too fast")
         raise Refused(429, "rate_limited", "too many sign-in attempts from this address: wait")
     limits: Limits = request.app.state.limits
@@ -215,8 +215,10 @@ async def _body(request: Request, kind: type[T], costly: bool = True) -> T:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise Refused(400, "bad_encoding", f"the body is not UTF-8 at byte {exc.start}: "
-                      f"{body[:60]!r}") from None
+        shown = _quote(body.decode("utf-8", "replace"))
+        raise Refused(
+            400, "bad_encoding", f"the body is not UTF-8 at byte {exc.start}: {shown}"
+        ) from None
     try:
         p.check_depth(body, limits.json_depth)
         return msgspec.json.decode(body, type=kind)

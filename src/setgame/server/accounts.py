@@ -2,10 +2,11 @@
 
 Playing needs no account. An account is a claimed name (its :func:`names.name_key` unique, so
 no two accounts hold lookalike names) and an argon2id hash of its password (argon2-cffi, its
-default parameters: RFC 9106's low-memory choice, 64 MiB and about 50 ms a hash, run in a
-thread, at most :data:`HASHES_AT_ONCE` at once so that a burst of sign-ins cannot take every
-core or much memory). Deleting an account deletes its name, its hash and the links to its
-seats, and renames its seats in every stored game to :data:`ANONYMOUS`: the games stay.
+default parameters: RFC 9106's low-memory choice, 64 MiB; measured 160-200 ms a hash on
+the busy 2-core test machine), run in a thread, at most :data:`HASHES_AT_ONCE` at once so
+that a burst of sign-ins cannot take every core or much memory). Deleting an account
+deletes its name, its hash and the links to its seats, and renames its seats in every
+stored game to :data:`ANONYMOUS`: the games stay.
 
 The HTTP side (routes, the session cookie, rate limits) is ``account_api.py``.
 """

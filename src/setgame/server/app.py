@@ -158,6 +158,10 @@ async def account_page(request: Request) -> Response:
     return _page(request, "account")
 
 
+async def leaderboard_page(request: Request) -> Response:
+    return _page(request, "leaderboard")
+
+
 async def player_page(request: Request) -> Response:
     """A profile; an unknown name is told by the page (the API answers 404)."""
     return _page(request, "player", player_name=request.path_params["name"][:100])
@@ -404,6 +408,7 @@ def routes(web: Path) -> list[Any]:
         Route("/rules", rules),
         Route("/account", account_page),
         Route("/player/{name}", player_page),
+        Route("/leaderboard", leaderboard_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -423,6 +428,12 @@ def routes(web: Path) -> list[Any]:
     ]
 
 
+async def _cluster(storage: Storage, limits: Limits, url: str) -> Rooms:
+    from setgame.server.cluster import open_cluster  # redis is imported only for a cluster
+
+    return await open_cluster(storage, limits, url)
+
+
 def build(
     storage: Storage,
     *,
@@ -430,21 +441,24 @@ def build(
     restore: bool = True,
     limits: Limits | None = None,
     bind_host: str | None = None,
+    redis: str | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
-    ``bind_host`` is the address the server listens on (for the rooms' share links)."""
+    ``bind_host`` is the address the server listens on (for the rooms' share links);
+    ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         account_api.open_accounts(app, storage)
-        rooms = Rooms(storage, limits)
+        rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
+        await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
         try:
@@ -453,6 +467,8 @@ def build(
             trimmer.cancel()
             await players.close()
             await people.close(keeper)
+            if redis is not None:  # its rooms go to the other processes first
+                await rooms.node.close()  # type: ignore[attr-defined]
             await rooms.close()
             await storage.close()
 

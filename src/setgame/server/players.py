@@ -6,8 +6,9 @@ false, or absent: rated when every person in it is signed in), its variant has a
 family, and it ends with at least two players and no guest among the people. Computer players
 count with their fixed ratings. The rating is computed when the game is over, from the room's
 own log (points and places from the engine's result, sets and wrong calls from its events),
-and stored in one transaction; a game is recorded once (its rows' keys). This project's own
-rules, not the rulebooks'.
+and stored in one transaction; a game is recorded once (its rows' keys). A game that ended
+as the server stopped, before its record was written, is recorded at the next start from its
+stored log (:meth:`RatingKeeper.catch_up`). This project's own rules, not the rulebooks'.
 
 A player who leaves a match before its end is placed below everyone still there (the engine
 forgets a leaver without points, ``docs/events.md``; the rating must not, or leaving would
@@ -36,14 +37,19 @@ from setgame.server.account_tables import account_seats, accounts, player_games,
 from setgame.server.accounts import Accounts
 from setgame.server.names import MAX_NAME
 from setgame.server.registry import Rooms
-from setgame.server.rooms import Room
-from setgame.server.storage import Storage, StorageError, Write
+from setgame.server.rooms import ENGINE_FIELDS, Room
+from setgame.server.storage import Storage, StorageError, Write, games
 
 log = logging.getLogger(__name__)
 
+HISTORY_GAMES: Final = 200
+"""Rated games per family in a profile's ``history``."""
 RECENT_GAMES: Final = 20
 """Games ``GET /api/players/<name>`` lists in ``recent``, newest first."""
 MAIN_FAMILY: Final = "set"
+CATCH_UP_SECONDS: Final = 86400.0
+"""At a start, games that ended this recently without a record are recorded."""
+CATCH_UP_BATCH: Final = 500
 """The family whose rating ``GET /api/players/<name>`` gives as ``rating``."""
 
 
@@ -70,17 +76,22 @@ class Outcome:
 
 def outcome_of(room: Room) -> Outcome | None:
     """The finished multiplayer game of ``room``, or None (solo, practice, no players)."""
-    game = room.game
+    bots = {pid: seat.bot_level for pid, seat in room.seats.items()}
+    return _outcome(room.game, room.game_id, room.id, bots, room.settings.rated)
+
+
+def _outcome(
+    game: engine.Game, game_id: str, room_id: str, bots: dict[str, int | None], rated: Any
+) -> Outcome | None:
     if game.settings.mode != "multi" or not game.order:
         return None
     counts, played = _counts(game)
     seats = []
     for pid in game.order:
-        seat = room.seats.get(pid)
         seats.append(
             SeatResult(
                 pid,
-                seat.bot_level if seat else None,
+                bots.get(pid),
                 game.players[pid].total,
                 counts["set_taken", pid],
                 counts["wrong_call", pid],
@@ -94,7 +105,7 @@ def outcome_of(room: Room) -> Outcome | None:
         family = rating.family_of(game.settings.variant)
     except rating.RatingError:
         family = None  # a variant without a decided family is not rated
-    return Outcome(room.game_id, room.id, family, room.settings.rated, seats)
+    return Outcome(game_id, room_id, family, rated if isinstance(rated, bool) else None, seats)
 
 
 def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
@@ -141,6 +152,52 @@ class RatingKeeper:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
+    async def catch_up(self, within: float = CATCH_UP_SECONDS) -> int:
+        """Record the games that ended within ``within`` seconds with a signed-in player and
+        no record (the server stopped between a game's end and its record): rebuilt from
+        the stored log. Returns how many were recorded; an unreadable game is skipped."""
+        unrecorded = (
+            sa.select(games.c.id, games.c.room)
+            .where(
+                games.c.status == "finished",
+                games.c.finished >= time.time() - within,
+                games.c.settings.like('%"mode":"multi"%'),  # stored compact, keys sorted
+                sa.exists().where(account_seats.c.room == games.c.room),
+                ~sa.exists().where(player_games.c.game == games.c.id),
+            )
+            .limit(CATCH_UP_BATCH)
+        )
+        try:
+            async with self.storage.reading() as conn:
+                found = (await conn.execute(unrecorded)).all()
+        except StorageError as exc:  # the server starts anyway: the games wait for the next
+            log.error("cannot look for unrecorded games: %s", exc)
+            return 0
+        done = 0
+        for game_id, room_id in found:
+            try:
+                outcome = await self._stored_outcome(game_id, room_id)
+            except (StorageError, engine.GameError, ValueError, KeyError) as exc:
+                log.error("game %s cannot be recorded after a restart: %s", game_id, exc)
+                continue
+            if outcome is not None:
+                await self.record(outcome)
+                done += 1
+        return done
+
+    async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | None:
+        row = await self.storage.game(game_id)
+        if row is None:
+            return None
+        settings = engine.Settings.from_dict(
+            {k: v for k, v in row.settings.items() if k in ENGINE_FIELDS}
+        )
+        game = engine.Game(settings, row.seed)
+        for action in await self.storage.actions(game_id):
+            game.apply(game.parse_action(action.action))
+        bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}
+        return _outcome(game, game_id, room_id, bots, row.settings.get("rated"))
+
     async def record(self, outcome: Outcome) -> None:
         async with self.lock:
             try:
@@ -164,10 +221,11 @@ class RatingKeeper:
             if not accounts:
                 return []
             before = await _ratings(conn, list(accounts.values()), outcome.family)
+            ended = await conn.scalar(sa.select(games.c.finished).where(games.c.id == outcome.game))
         rated = _is_rated(outcome, accounts)
         places = rating.places([-math.inf if s.left else s.points for s in outcome.seats])
         after = _rate(outcome, accounts, before, places) if rated else {}
-        finished = time.time()
+        finished = ended if ended is not None else time.time()  # as the game's row says
         writes: list[Write] = []
         for seat, place in zip(outcome.seats, places, strict=True):
             account = accounts.get(seat.player)
@@ -277,6 +335,7 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         )
     ).all()
     return {
+        "history": await _history(conn, account),
         "rating": main["rating"],
         "provisional": main["provisional"],
         "games": int(games),
@@ -285,6 +344,29 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "ratings": families,
         "recent": [_recent(r) for r in recent],
     }
+
+
+async def _history(conn: Any, account: str) -> dict[str, list[list[float]]]:
+    """Per family, ``[finished, displayed rating after]`` of the last :data:`HISTORY_GAMES`
+    rated games, oldest first (the profile draws it)."""
+    rated = sa.and_(player_games.c.account == account, player_games.c.family.is_not(None))
+    newest = (
+        sa.select(
+            player_games.c.family, player_games.c.finished,
+            player_games.c.mu_after, player_games.c.sigma_after,
+            sa.func.row_number().over(
+                partition_by=player_games.c.family, order_by=player_games.c.finished.desc()
+            ).label("n"),
+        )
+        .where(rated)
+        .subquery()
+    )
+    query = sa.select(newest).where(newest.c.n <= HISTORY_GAMES).order_by(newest.c.finished)
+    history: dict[str, list[list[float]]] = {}
+    for r in (await conn.execute(query)).all():
+        shown = rating.Rating(r.mu_after, r.sigma_after).display
+        history.setdefault(r.family, []).append([r.finished, shown])
+    return history
 
 
 def _recent(r: Any) -> dict[str, Any]:

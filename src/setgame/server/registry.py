@@ -83,9 +83,16 @@ class Rooms:
                 room = None if record is None else self._revive(record)
         return room
 
+    def _make(self, rid: str, settings: p.RoomSettings) -> Room:
+        """A room object (a cluster's rooms are of their own kind: ``cluster/``)."""
+        return Room(rid, settings, self.storage)
+
+    async def _claim(self, rid: str) -> None:
+        """Before a new room is first written: a cluster takes its ownership here."""
+
     def _revive(self, record: RoomRecord) -> Room | None:
         try:
-            room = Room(record.id, p.RoomSettings(**record.settings), self.storage)
+            room = self._make(record.id, p.RoomSettings(**record.settings))
             room.restore(record)
         except Exception:  # one bad room must not stop the others (nor the server)
             log.exception("%s: room %s cannot be restored; skipped", self.storage.where, record.id)
@@ -97,10 +104,11 @@ class Rooms:
         """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
         settings = _check_settings(settings)
         self._check_caps(client)
-        room = Room(new_id(6), settings, self.storage)
+        room = self._make(new_id(6), settings)
         room.creator = client
         self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
         try:
+            await self._claim(room.id)
             room.created = await self.storage.create_room(
                 room.id, p.settings_dict(settings), settings.public
             )

@@ -89,10 +89,23 @@ actions = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
 )
+room_owners = sa.Table(  # docs/cluster.md: the fencing token of each room (migration 0004)
+    "room_owners",
+    metadata,
+    sa.Column("room", sa.String(32), primary_key=True),
+    sa.Column("token", sa.BigInteger, nullable=False),
+    sa.Column("owner", sa.String(128), nullable=False),
+    sa.Column("since", sa.Float, nullable=False),
+)
 
 
 class StorageError(ValueError):
     """A database that cannot be used; the message names the database and the cause."""
+
+
+class Fenced(StorageError):
+    """A write of a room whose fencing token is no longer the stored one: another process
+    took the room over (``docs/cluster.md``); nothing of the transaction was written."""
 
 
 NEW_DB_HINT: Final = "start the server with --create-db to create a new, empty one"
@@ -203,6 +216,7 @@ class Storage:
         self.path = _sqlite_path(self.url) if self.sqlite else None
         self.where = str(self.path) if self.path else sa.make_url(self.url).render_as_string()
         self.fault: str | None = None
+        self.upgraded: str | None = None  # what the migrations did at open, if anything
         self._files: dict[str, tuple[int, int]] = {}
         self.engine: AsyncEngine = create_async_engine(self.url, **_engine_options(self.url))
         self._writer_db: SqliteWriter | None = None
@@ -212,6 +226,7 @@ class Storage:
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
+        self.fences: dict[str, int] = {}  # room -> the fencing token it is written with
 
     async def open(self) -> None:
         """Connect, check the database can be written, create tables (see ``create``).
@@ -243,11 +258,15 @@ class Storage:
             # all of it in one transaction (SQLite: on a connection of its own, see there)
             try:
                 if self.path is not None:
-                    await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
+                    before, after = await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
                 else:
-                    await conn.run_sync(migrations.upgrade)
+                    before, after = await conn.run_sync(migrations.upgrade)
             except migrations.MigrationError as exc:
                 raise StorageError(f"{self.where}: {exc}") from None
+            if before != after:
+                self.upgraded = f"{self.where}: {_migrated(before, after, bool(names))}"
+                # an upgrade is worth the host's eye (a warning shows before logging is set up)
+                (log.warning if names else log.info)("%s", self.upgraded)
         if self.path is not None:
             self._files = _identities(self.path)
 
@@ -364,7 +383,8 @@ class Storage:
                 return
             async with self.engine.begin() as conn:
                 for stmt, params in _runs(writes):
-                    await conn.execute(stmt, params)
+                    result = await conn.execute(stmt, params)
+                    _check_fence(stmt, result.rowcount)
         except (sa.exc.IntegrityError, sqlite3.IntegrityError):
             raise  # a refused write (a duplicate version), not a storage fault
         except (sa.exc.OperationalError, sa.exc.DatabaseError, sqlite3.Error, OSError) as exc:
@@ -393,14 +413,16 @@ class Storage:
 
     async def create_game(self, game: str, room: str, seed: int, settings: dict[str, Any]) -> None:
         values = {"id": game, "room": room, "seed": seed, "settings": _dump(settings)}
-        await self._submit((_INSERT_GAME, values | {"status": "playing", "created": time.time()}))
+        values |= {"status": "playing", "created": time.time()}
+        await self._submit(*self._fence(room), (_INSERT_GAME, values))
 
     async def finish_game(self, game: str, status: str = "finished") -> None:
         params = {"game_id": game, "status": status, "finished_at": time.time()}
         await self._submit((_FINISH_GAME, params))
 
     async def remove_seat(self, room: str, player: str) -> None:
-        await self._submit((_REMOVE_SEAT, {"room_id": room, "player_id": player}))
+        values = {"room_id": room, "player_id": player}
+        await self._submit(*self._fence(room), (_REMOVE_SEAT, values))
 
     async def append(
         self,
@@ -415,7 +437,7 @@ class Storage:
     ) -> None:
         """Append one accepted action to the log, in one transaction with the seat it
         creates and the game's end it causes, if any; returns once it is committed."""
-        writes: list[Write] = []
+        writes: list[Write] = self._fence(room)
         if seat is not None:
             writes.append((_INSERT_SEAT, _seat_values(room, seat)))
             if seat.account is not None:
@@ -428,6 +450,54 @@ class Storage:
             ended = {"game_id": game, "status": "finished", "finished_at": time.time()}
             writes.append((_FINISH_GAME, ended))
         await self._submit(*writes)
+
+    # --- fencing (docs/cluster.md) ----------------------------------------------
+
+    def _fence(self, room: str | None) -> list[Write]:
+        """The guard that goes first in a write of ``room`` while this process holds a
+        fencing token for it: it locks the room's row and matches only that token, and a
+        guard matching no row fails its transaction (:class:`Fenced`)."""
+        token = self.fences.get(room or "")
+        if token is None:
+            return []
+        guard = (
+            room_owners.update()
+            .where(room_owners.c.room == room, room_owners.c.token == token)
+            .values(token=token)
+            .execution_options(setgame_fence=f"{room}:{token}")
+        )
+        return [(guard, {})]
+
+    async def take_room(self, room: str, owner: str) -> int:
+        """Make ``owner`` the owner of ``room``: a new fencing token (one more than any
+        before), committed before it is returned; from then on every earlier token's write
+        is refused. Writes of ``room`` from this storage carry the new token."""
+        bump = (
+            room_owners.update()
+            .where(room_owners.c.room == room)
+            .values(token=room_owners.c.token + 1, owner=owner, since=time.time())
+        )
+        for _ in range(3):  # two first takeovers of one room: one insert wins, one retries
+            try:
+                async with self.engine.begin() as conn:
+                    if (await conn.execute(bump)).rowcount == 0:
+                        row = {"room": room, "token": 1, "owner": owner, "since": time.time()}
+                        await conn.execute(room_owners.insert().values(row))
+                    query = sa.select(room_owners.c.token).where(room_owners.c.room == room)
+                    token = int((await conn.execute(query)).scalar_one())
+            except sa.exc.IntegrityError:
+                continue
+            except (sa.exc.OperationalError, sa.exc.DatabaseError, OSError) as exc:
+                raise StorageError(
+                    f"cannot take room {room!r} in the database {self.where}: {_cause(exc)}"
+                ) from exc
+            self.fences[room] = token
+            return token
+        raise StorageError(f"room {room!r}: its fencing token could not be taken")
+
+    def release_room(self, room: str) -> None:
+        """Write ``room`` without a token again (it left this process)."""
+        self.fences.pop(room, None)
 
     async def write(self, *writes: Write) -> None:
         """Other modules' writes (accounts), in one transaction of the group commit; each
@@ -657,7 +727,8 @@ class SqliteWriter:
                     conn.executemany(sql, [own | p for p in params] if own else params)
                 else:
                     sql, own = self._compiled(stmt, params)
-                    conn.execute(sql, own | params if own else params)
+                    cursor = conn.execute(sql, own | params if own else params)
+                    _check_fence(stmt, cursor.rowcount)
             conn.execute("COMMIT")
         except BaseException:
             # SQLite rolls some failures back itself (a full disk, an I/O error); a
@@ -681,6 +752,33 @@ class SqliteWriter:
             compiled = stmt.compile(dialect=self._dialect, column_keys=list(params))  # type: ignore[attr-defined]
             sql = self._sql[key] = str(compiled)
         return sql, {}
+
+
+def _migrated(before: str | None, after: str | None, existed: bool) -> str:
+    """What the migrations did to a database, for the host (``Storage.upgraded``).
+
+    >>> _migrated(None, "0003", False)
+    'a new database, created at schema revision 0003'
+    >>> _migrated(None, "0003", True)
+    'the schema of the releases before migrations (revision 0001) upgraded to revision 0003'
+    """
+    if before is None and not existed:
+        return f"a new database, created at schema revision {after}"
+    if before is None:
+        before = "the schema of the releases before migrations (revision 0001)"
+        return f"{before} upgraded to revision {after}"
+    return f"the schema upgraded from revision {before} to revision {after}"
+
+
+def _check_fence(stmt: sa.Executable, rowcount: int) -> None:
+    """A fencing guard (``Storage._fence``) that matched no row: the token is stale."""
+    fence = stmt.get_execution_options().get("setgame_fence")
+    if fence is not None and rowcount != 1:
+        room, _, token = str(fence).rpartition(":")
+        raise Fenced(
+            f"room {room!r}: fencing token {token} is stale (another process owns the room "
+            "now): nothing of this write was stored"
+        )
 
 
 def _sqlite_path(url: str) -> Path | None:

@@ -13,6 +13,7 @@ never imported from ``storage.py``, whose tables follow the newest revision.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +25,10 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 
 HERE: Final = Path(__file__).resolve().parent
+
+# Alembic says at INFO which implementation it uses, at every start; the server says itself
+# when a migration ran (``Storage``), so only Alembic's warnings are worth the log.
+logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 class MigrationError(Exception):
@@ -50,13 +55,16 @@ def current(connection: sa.Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
-def upgrade(connection: sa.Connection, revision: str = "head") -> None:
-    """Bring the database up to ``revision`` inside the caller's transaction."""
+def upgrade(connection: sa.Connection, revision: str = "head") -> tuple[str | None, str | None]:
+    """Bring the database up to ``revision`` inside the caller's transaction; the revisions
+    before and after (equal when there was nothing to do)."""
     _check_known(connection)
+    before = current(connection)
     command.upgrade(_config(connection), revision)
+    return before, current(connection)
 
 
-def upgrade_sqlite(path: Path, revision: str = "head") -> None:
+def upgrade_sqlite(path: Path, revision: str = "head") -> tuple[str | None, str | None]:
     """:func:`upgrade` an SQLite file in one transaction. Python's ``sqlite3`` runs DDL
     outside any transaction unless told otherwise, so a failing revision would leave the
     ones before it applied; here the connection begins its own (``BEGIN IMMEDIATE``: no
@@ -73,7 +81,7 @@ def upgrade_sqlite(path: Path, revision: str = "head") -> None:
 
     try:
         with engine.begin() as connection:
-            upgrade(connection, revision)
+            return upgrade(connection, revision)
     finally:
         engine.dispose()
 

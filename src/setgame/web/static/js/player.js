@@ -22,6 +22,35 @@ function game(entry) {
   );
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+const svg = (tag, attrs) => {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+};
+
+// The rating after each rated game of a family, as a line (oldest on the left).
+function plot(family, points) {
+  const [w, h, pad] = [320, 120, 6];
+  const ratings = points.map((p) => p[1]);
+  const low = Math.min(...ratings);
+  const high = Math.max(...ratings);
+  const x = (i) => pad + (points.length > 1 ? (i * (w - 2 * pad)) / (points.length - 1) : (w - 2 * pad) / 2);
+  const y = (r) => h - pad - (high > low ? ((r - low) * (h - 2 * pad)) / (high - low) : (h - 2 * pad) / 2);
+  const label = t("prof.plot", { family: FAMILIES[family] ?? family, low, high, n: points.length });
+  const box = { viewBox: `0 0 ${w} ${h}`, width: w, height: h, style: "max-width: 100%; height: auto" };
+  const chart = svg("svg", { ...box, role: "img", "aria-label": label, class: "plot" });
+  chart.append(
+    svg("polyline", {
+      points: points.map((p, i) => `${x(i).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" "),
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-width": 2,
+    }),
+  );
+  return el("figure", { "data-profile-plot": family }, chart, el("figcaption", { text: label }));
+}
+
 function show(profile) {
   $("[data-profile-name]").textContent = profile.name;
   $("[data-profile-rating]").textContent = String(profile.rating);
@@ -34,6 +63,9 @@ function show(profile) {
     ...families.map(([family, r]) =>
       el("li", { "data-family": family, text: `${FAMILIES[family] ?? family}: ${ratingText(r)}` }),
     ),
+  );
+  $("[data-profile-plots]").replaceChildren(
+    ...Object.entries(profile.history || {}).map(([family, points]) => plot(family, points)),
   );
   $("[data-profile-none]").hidden = profile.recent.length > 0;
   $("[data-profile-recent]").replaceChildren(...profile.recent.map(game));

@@ -6,6 +6,12 @@ function badges(p, state, you) {
   const marks = [];
   if (p.id === you) marks.push(["you", t("score.you")]);
   if (p.bot) marks.push(["bot", [t("score.bot"), p.bot].join(" ")]);
+  // Who is signed in (their name is theirs) and who is a guest, once anyone at the table is
+  // signed in: before that every seat is a guest's and saying so would only be noise.
+  if (p.kind === "player") marks.push(["member", t("score.member")]);
+  else if (p.kind === "guest" && (state.players || []).some((q) => q.kind === "player")) {
+    marks.push(["guest", t("score.guest")]);
+  }
   if (state.holder === p.id) marks.push(["holder", t("score.holds")]);
   if (p.locked) marks.push(["locked", t("score.locked")]);
   if (p.declared) marks.push(["declared", t("score.declared")]);

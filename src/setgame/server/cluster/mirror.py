@@ -1,0 +1,168 @@
+"""A room owned by another process, as this process's players see it.
+
+The engine is deterministic from the seed and the actions, so a mirror holds a replica of
+the owner's game: it applies each committed action the owner publishes (in version order)
+and builds its own connections' views and updates itself, exactly as the owner would. The
+players' requests go to the owner (:meth:`Node.relay`), which orders, checks and commits
+them; nothing here writes to the database. A gap in the versions (a message lost, a new
+game) is filled from the database, where the owner committed before it published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from setgame import game as engine
+from setgame.server import protocol as p
+from setgame.server.rooms import Connection, Room, Seat, _seated, hash_token
+from setgame.server.storage import RoomRecord, Storage
+
+if TYPE_CHECKING:
+    from setgame.server.cluster.node import Node
+
+
+class MirrorRoom(Room):
+    """A replica of a room another process (``owner``) owns."""
+
+    def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage, node: Node) -> None:
+        super().__init__(rid, settings, storage)
+        self.node = node
+        self.owner: str | None = None
+        self._joining: dict[str, tuple[Connection, str]] = {}  # token hash -> (conn, token)
+        self._seen_here: set[str] = set()  # players who had a connection on this process
+
+    # --- what the owner does, not a mirror ------------------------------------------------
+
+    def _schedule_timer(self) -> None:
+        """The owner ends pick windows (its ``tick`` comes as an action like any other)."""
+
+    async def _set_away(self, player: str, away: bool) -> None:
+        """Tell the owner that the player's connections on this process came or went: the
+        owner counts a player away only when no process has them connected."""
+        if self.broken or (away and player not in self._seen_here):
+            return
+        self._seen_here.add(player)
+        await self.node.relay(self, "away", player=player, away=away)
+
+    # --- requests: relayed to the owner ---------------------------------------------------
+
+    async def join(
+        self, conn: Connection, name: str, client: str = "?", account: str | None = None
+    ) -> str:
+        if conn.player is not None:
+            raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
+        token = secrets.token_urlsafe(18)
+        digest = hash_token(token)
+        self._joining[digest] = (conn, token)
+        try:
+            await self.node.relay(
+                self, "join", name=name, client=client, account=account, token_hash=digest
+            )
+        except BaseException:
+            self._joining.pop(digest, None)
+            raise
+        await self.wait_seated(digest)
+        return conn.player or ""
+
+    async def wait_seated(self, digest: str, timeout: float = 5.0) -> None:
+        """The owner answered before its update arrived here: wait for the seat."""
+        deadline = time.monotonic() + timeout
+        while digest in self._joining and time.monotonic() < deadline and not self.broken:
+            await self.wait_change(self.version, deadline - time.monotonic())
+
+    async def start(self, player: str) -> None:
+        await self.node.relay(self, "start", player=player)
+
+    async def call(self, player: str, version: int) -> None:
+        await self.node.relay(self, "call", player=player, version=version)
+
+    async def pick(self, player: str, codes: list[str], version: int) -> None:
+        self._parse_cards(codes)  # a bad code is answered here, without a round trip
+        await self.node.relay(self, "pick", player=player, cards=codes, version=version)
+
+    async def turn(self, player: str, position: int) -> None:
+        await self.node.relay(self, "turn", player=player, position=position)
+
+    async def no_set(self, player: str) -> None:
+        await self.node.relay(self, "no_set", player=player)
+
+    async def leave(self, conn: Connection) -> None:
+        await self.node.relay(self, "leave", player=_seated(conn))
+
+    async def new_game(self, requested_by: str | None = None) -> None:
+        if self.game.phase != "match_over":
+            raise engine.GameError("not_over", "the match is still being played")
+        await self.node.relay(self, "again", player=requested_by)
+
+    # --- the owner's stream ---------------------------------------------------------------
+
+    def apply(self, message: dict[str, Any]) -> bool:
+        """Apply one published action; False when it does not follow (resync instead)."""
+        version = int(message["v"])
+        if version <= self.version:
+            return True  # already seen (read from the database meanwhile)
+        if version != self.version + 1 or message.get("game") != self.game_id:
+            return False
+        action = self.game.parse_action(message["action"])
+        seat = message.get("seat")
+        if seat is not None:
+            self.seats[seat["player"]] = Seat(
+                seat["player"], seat["name"], seat["token_hash"], seat["bot_level"],
+                account=seat["account"],
+            )
+        self._reset_clock(action.at)
+        events = self.game.apply(action)
+        self.version = version
+        self._remember(version, events)
+        self._seat_joiner(action, seat)
+        if isinstance(action, engine.Leave):
+            self.seats.pop(action.player, None)
+            for conn in self.conns:
+                if conn.player == action.player:
+                    conn.player = None
+        self._delivered(events)
+        return True
+
+    def _seat_joiner(self, action: engine.Action, seat: dict[str, Any] | None) -> None:
+        """A join asked for from here: the connection gets ``joined`` (its token) before
+        the update that shows the seat, as on the owner."""
+        if not isinstance(action, engine.Join) or seat is None:
+            return
+        waiting = self._joining.pop(seat.get("token_hash") or "", None)
+        if waiting is not None:
+            conn, token = waiting
+            conn.player = action.player
+            conn.send(p.encode(p.Joined(player=action.player, token=token)))
+            self._seen_here.add(action.player)
+            self._presence(action.player, True)
+
+    def _delivered(self, events: list[dict[str, Any]]) -> None:
+        self.last_active = time.monotonic()
+        self._broadcast(events)
+        self._changed.set()
+        self._changed = asyncio.Event()
+        for callback in self.on_change:
+            callback(self)
+
+    def resync(self, record: RoomRecord) -> None:
+        """Catch up from the database: every version after the last one applied here is
+        sent to the connections as its own update (the state is the newest)."""
+        before = self.version
+        self.restore(record)
+        for seat in self.seats.values():  # a join of ours the owner committed meanwhile
+            waiting = self._joining.pop(seat.token_hash or "", None)
+            if waiting is not None:
+                waiting[0].player = seat.player
+                waiting[0].send(p.encode(p.Joined(player=seat.player, token=waiting[1])))
+        for version, events in self.recent:
+            if version > before:
+                for conn in list(self.conns):
+                    state = self.view(conn.player)
+                    conn.send(p.encode(p.Update(version=version, events=events, state=state)))
+        self._changed.set()
+        self._changed = asyncio.Event()
+        for callback in self.on_change:
+            callback(self)

@@ -1,0 +1,446 @@
+"""One server process of a cluster: its leases, its Redis channels, its rooms.
+
+A room in this process is either *owned* (:class:`OwnedRoom`: the ordinary room, which
+orders, commits and broadcasts; each commit is then published on the room's channel) or a
+*mirror* (:class:`MirrorRoom`: a replica fed by that channel, whose players' requests are
+relayed to the owner). :class:`ClusterRooms` decides which when a room is opened: the
+holder of the room's lease owns it; a room whose lease is free is taken over, from the
+stored log, as a restart restores it. A watch loop renews this process's leases, drops the
+rooms whose lease it lost, and takes over the mirrored rooms whose owner went away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import socket
+import time
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+
+from setgame import game as engine
+from setgame.server import protocol as p
+from setgame.server.cluster.lease import (
+    LEASE_MS,
+    RENEW_SECONDS,
+    Leases,
+    process_channel,
+    room_channel,
+)
+from setgame.server.cluster.mirror import MirrorRoom
+from setgame.server.limits import Limits
+from setgame.server.registry import Rooms
+from setgame.server.rooms import Room
+from setgame.server.storage import Storage
+
+log = logging.getLogger(__name__)
+
+RELAY_SECONDS: Final = 5.0
+"""How long a relayed request waits for the owner's answer."""
+CLOSE_MOVED: Final = 1012
+"""Close code (service restart) for a room's sockets when its owner changes here: the
+client reconnects, to any process, with its version."""
+
+
+class OwnedRoom(Room):
+    """A room this process owns: the ordinary room, plus the players other processes
+    have connected (so that they do not count as away here)."""
+
+    def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage) -> None:
+        super().__init__(rid, settings, storage)
+        self.remote: dict[str, set[str]] = {}  # player -> processes that have them online
+
+    def _online(self, player: str | None) -> bool:
+        return super()._online(player) or bool(player and self.remote.get(player))
+
+    def idle(self, now: float, after: float = 7200.0) -> bool:
+        return not self.remote and super().idle(now, after)
+
+
+class ClusterRooms(Rooms):
+    """The rooms of one process of a cluster (see the module docstring)."""
+
+    node: Node
+
+    def _make(self, rid: str, settings: p.RoomSettings) -> Room:
+        return OwnedRoom(rid, settings, self.storage)
+
+    async def _claim(self, rid: str) -> None:
+        await self.node.own(rid)
+
+    async def load(self, rid: str) -> Room | None:
+        room = self.get(rid)
+        if room is not None or len(rid) > 64:
+            return room
+        async with self._loading:
+            room = self.get(rid)
+            return room if room is not None else await self.node.open(rid)
+
+    async def start(self, *, restore: bool = True) -> int:
+        """No room is restored at start: each comes back when someone opens it, in the
+        process they open it on (see ``docs/cluster.md``)."""
+        return await super().start(restore=False)
+
+    def _add(self, room: Room) -> None:
+        if isinstance(room, MirrorRoom):  # no bots, no ratings: the owner runs those
+            callbacks, self.on_room = self.on_room, []
+            try:
+                super()._add(room)
+            finally:
+                self.on_room = callbacks
+            return
+        super()._add(room)
+        room.on_change.append(self.node.published)
+
+    async def close_abandoned(self, now: float | None = None) -> list[str]:
+        """Mirrors nobody here has open leave memory (the owner keeps the game); owned
+        rooms as on one process, then their leases are let go."""
+        now = time.monotonic() if now is None else now
+        after = self.limits.abandon_seconds
+        for room in [r for r in self.rooms.values() if isinstance(r, MirrorRoom)]:
+            if room.broken or room.idle(now, after):
+                await self.node.drop(room)
+        closed = await super().close_abandoned(now)
+        for rid in closed:
+            await self.node.let_go(rid)
+        return closed
+
+
+class Node:
+    """This process in the cluster: ``me``, its Redis clients and its loops."""
+
+    def __init__(self, rooms: ClusterRooms, client: aioredis.Redis) -> None:
+        self.rooms = rooms
+        self.storage = rooms.storage
+        self.client = client
+        self.me = f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
+        self.leases = Leases(client, self.me)
+        self.pubsub: Any = client.pubsub()
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._buffer: dict[str, list[dict[str, Any]]] = {}  # mirrors being opened
+        self._published: dict[str, str] = {}  # room -> the game its last message was of
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._renewed = time.monotonic()
+
+    async def start(self) -> None:
+        await self.pubsub.subscribe(process_channel(self.me))
+        for coro, name in (
+            (self._listen(), "cluster-listen"),
+            (self._publish(), "cluster-publish"),
+            (self._watch(), "cluster-watch"),
+        ):
+            self._tasks.append(asyncio.create_task(coro, name=name))
+        log.info("cluster: this process is %s", self.me)
+
+    async def close(self) -> None:
+        """Let every room this process owns go at once (a graceful stop): the others take
+        them over without waiting for the leases to run out."""
+        for rid, room in list(self.rooms.rooms.items()):
+            if isinstance(room, OwnedRoom):
+                await self.leases.release(rid)
+                self._send(room_channel(rid), {"k": "gone", "room": rid})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drain(), 2.0)
+        for task in self._tasks + list(self._handlers):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+        await self.client.aclose()
+
+    async def _drain(self) -> None:
+        while not self._out.empty():
+            await asyncio.sleep(0.01)
+
+    # --- opening rooms: owner or mirror -----------------------------------------------
+
+    async def own(self, rid: str) -> None:
+        """Take the lease and a new fencing token of ``rid`` (committed before anything of
+        the room is read or written here)."""
+        if not await self.leases.acquire(rid):
+            raise RuntimeError(f"room {rid!r} is owned by another process")
+        await self.storage.take_room(rid, self.me)
+
+    async def open(self, rid: str) -> Room | None:
+        """The room ``rid`` in this process: taken over if nobody owns it, else mirrored."""
+        if await self.storage.room_record(rid) is None:
+            return None  # an unknown room: no lease, no token, nothing written
+        owner = await self.leases.owner(rid)
+        if owner is None or owner == self.me:
+            if await self.leases.acquire(rid):
+                return await self._take_over(rid)
+            owner = await self.leases.owner(rid)
+        return await self._mirror(rid, owner)
+
+    async def _take_over(self, rid: str) -> Room | None:
+        await self.storage.take_room(rid, self.me)
+        record = await self.storage.room_record(rid)  # read after the token is committed
+        room = None if record is None else self.rooms._revive(record)
+        if room is None:
+            await self.let_go(rid)
+            return None
+        self._published[rid] = room.game_id
+        # the mirrors relay to this process from now on, without waiting for their watch
+        self._send(room_channel(rid), {"k": "owner", "room": rid, "owner": self.me})
+        log.info("cluster: room %s taken over at version %d", rid, room.version)
+        return room
+
+    async def _mirror(self, rid: str, owner: str | None) -> Room | None:
+        self._buffer[rid] = []
+        await self.pubsub.subscribe(room_channel(rid))
+        try:
+            record = await self.storage.room_record(rid)
+            if record is None:
+                return None
+            room = MirrorRoom(rid, p.RoomSettings(**record.settings), self.storage, self)
+            room.owner = owner
+            room.restore(record)
+            self.rooms._add(room)
+            for message in self._buffer.get(rid, []):
+                await self._follow(room, message)
+            return room
+        finally:
+            self._buffer.pop(rid, None)
+
+    async def drop(self, room: Room, code: int = CLOSE_MOVED) -> None:
+        """``room`` leaves this process (its sockets reconnect wherever they like)."""
+        self.rooms._remove(room)
+        for conn in list(room.conns):
+            conn.close(code)
+        await room.close()
+        if isinstance(room, MirrorRoom):
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(room_channel(room.id))
+        else:
+            self.storage.release_room(room.id)
+            self._published.pop(room.id, None)
+
+    async def let_go(self, rid: str) -> None:
+        self.storage.release_room(rid)
+        self._published.pop(rid, None)
+        with contextlib.suppress(Exception):
+            await self.leases.release(rid)
+
+    # --- the owner's side: publish commits, answer relayed requests ------------------
+
+    def published(self, room: Room) -> None:
+        """After each commit of an owned room (``Room.on_change``): publish the action."""
+        if room.broken or not room.game.log:
+            return
+        rid = room.id
+        if self._published.get(rid) != room.game_id:  # a new game: mirrors read it whole
+            self._published[rid] = room.game_id
+            self._send(room_channel(rid), {"k": "game", "room": rid, "v": room.version})
+            return
+        action = room.game.log[-1]
+        message: dict[str, Any] = {
+            "k": "act", "room": rid, "game": room.game_id, "v": room.version,
+            "action": room.game.action_dict(action),
+        }
+        seat = room.seats.get(action.player) if isinstance(action, engine.Join) else None
+        if seat is not None:
+            message["seat"] = {
+                "player": seat.player, "name": seat.name, "token_hash": seat.token_hash,
+                "bot_level": seat.bot_level, "account": seat.account,
+            }
+        self._send(room_channel(rid), message)
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        error: dict[str, str] | None = None
+        room = self.rooms.rooms.get(str(request.get("room")))
+        try:
+            if not isinstance(room, OwnedRoom) or room.broken:
+                raise engine.GameError("owner_moved", "this room moved to another server: retry")
+            await _perform(room, request)
+        except engine.GameError as exc:
+            error = {"code": exc.code, "message": str(exc)}
+        except Exception:
+            log.exception("cluster: relayed request %r failed", request)
+            error = {"code": "server_error", "message": "the room's server failed"}
+        reply = {"k": "rep", "id": request.get("id"), "error": error}
+        self._send(process_channel(str(request.get("from"))), reply)
+
+    # --- the mirror's side: relay, follow ---------------------------------------------
+
+    async def relay(self, room: MirrorRoom, op: str, **fields: Any) -> None:
+        """Ask the owner of ``room`` to do ``op``; its refusal is raised as a GameError."""
+        deadline = time.monotonic() + RELAY_SECONDS
+        while room.owner is None and time.monotonic() < deadline and not room.broken:
+            await asyncio.sleep(0.05)  # the room is changing servers: its new owner comes
+        if room.owner is None:
+            raise engine.GameError("owner_moved", "this room is changing servers: retry")
+        number = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[number] = future
+        request = {"k": "req", "id": number, "from": self.me, "room": room.id, "op": op}
+        self._send(process_channel(room.owner), request | fields)
+        try:
+            reply = await asyncio.wait_for(future, RELAY_SECONDS)
+        except TimeoutError:
+            raise engine.GameError(
+                "owner_unreachable", f"the server of room {room.id!r} did not answer: retry"
+            ) from None
+        finally:
+            self._waiting.pop(number, None)
+        error = reply.get("error")
+        if error:
+            raise engine.GameError(str(error["code"]), str(error["message"]))
+
+    async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
+        if message["k"] in ("gone", "owner"):
+            room.owner = message.get("owner")
+            return
+        if message["k"] == "act" and room.apply(message):
+            return
+        record = await self.storage.room_record(room.id)
+        if record is not None and not room.broken:
+            room.resync(record)
+
+    # --- loops ----------------------------------------------------------------------
+
+    def _send(self, channel: str, message: dict[str, Any]) -> None:
+        self._out.put_nowait((channel, json.dumps(message, separators=(",", ":"))))
+
+    async def _publish(self) -> None:
+        """One connection publishes everything, in order: a room's actions reach every
+        mirror in version order."""
+        while True:
+            channel, data = await self._out.get()
+            try:
+                await self.client.publish(channel, data)
+            except Exception:
+                log.exception("cluster: cannot publish on %s", channel)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                raw = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: the Redis subscription failed; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            if raw is None or raw.get("type") != "message":
+                continue
+            try:
+                await self._dispatch(json.loads(raw["data"]))
+            except Exception:
+                log.exception("cluster: message %r failed", raw.get("data"))
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if kind == "rep":
+            future = self._waiting.get(int(message.get("id") or 0))
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif kind == "req":
+            task = asyncio.create_task(self._answer(message))
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+        else:
+            rid = str(message.get("room"))
+            if rid in self._buffer:
+                self._buffer[rid].append(message)
+                return
+            room = self.rooms.rooms.get(rid)
+            if isinstance(room, MirrorRoom) and not room.broken:
+                await self._follow(room, message)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._check()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: lease check failed")
+                if time.monotonic() - self._renewed > LEASE_MS / 1000:
+                    await self._drop_owned()  # cut off from Redis: others may own them now
+
+    async def _check(self) -> None:
+        """Renew this process's leases; drop the rooms whose lease is lost; take over the
+        mirrored rooms whose owner is gone."""
+        owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
+        kept = await self.leases.renew([r.id for r in owned])
+        self._renewed = time.monotonic()
+        for room, ok in zip(owned, kept, strict=True):
+            if not ok:
+                log.warning("cluster: lost the lease of room %s", room.id)
+                await self.drop(room)
+        mirrors = [r for r in self.rooms.rooms.values() if isinstance(r, MirrorRoom)]
+        owners = await self.leases.owners([r.id for r in mirrors])
+        for mirror, owner in zip(mirrors, owners, strict=True):
+            mirror.owner = owner
+            if owner is None and await self.leases.acquire(mirror.id):
+                await self.drop(mirror)
+                async with self.rooms._loading:
+                    await self._take_over(mirror.id)
+
+    async def _drop_owned(self) -> None:
+        for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
+            await self.drop(room)
+
+
+async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
+    """Carry out a relayed request as the socket layer would for a local connection."""
+    op, player = request.get("op"), request.get("player")
+    if op == "join":
+        client = str(request.get("client"))
+        room._check_joins(client)
+        room.joins.take(client)
+        await room._seat(
+            str(request["name"]), request["token_hash"], None, None, client, request["account"]
+        )
+    elif op == "away":
+        _presence(room, str(player), str(request["from"]), bool(request["away"]))
+        if not room._online(str(player)) or not request["away"]:
+            await room._set_away(str(player), bool(request["away"]))
+    elif op == "again":
+        await room.new_game(requested_by=player)
+    elif op == "leave":
+        await room.act(lambda now: engine.Leave(at=now, player=str(player)))
+        room.seats.pop(str(player), None)
+        await room.storage.remove_seat(room.id, str(player))
+    else:
+        await _play(room, str(op), str(player), request)
+
+
+async def _play(room: OwnedRoom, op: str, player: str, request: dict[str, Any]) -> None:
+    if op == "start":
+        await room.start(player)
+    elif op == "call":
+        await room.call(player, int(request["version"]))
+    elif op == "pick":
+        await room.pick(player, [str(c) for c in request["cards"]], int(request["version"]))
+    elif op == "turn":
+        await room.turn(player, int(request["position"]))
+    elif op == "no_set":
+        await room.no_set(player)
+    else:
+        raise engine.GameError("unknown_type", f"unknown relayed request {op!r}")
+
+
+def _presence(room: OwnedRoom, player: str, process: str, away: bool) -> None:
+    where = room.remote.setdefault(player, set())
+    (where.discard if away else where.add)(process)
+    if not where:
+        del room.remote[player]
+
+
+async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
+    """The rooms of this process in the cluster of Redis ``url`` (started)."""
+    rooms = ClusterRooms(storage, limits)
+    rooms.node = Node(rooms, aioredis.from_url(url))
+    await rooms.node.start()
+    return rooms

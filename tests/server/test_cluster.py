@@ -1,0 +1,399 @@
+"""Several server processes over one PostgreSQL database and one Redis (issue 12,
+``docs/cluster.md``): the throwaway services, room ownership with fencing tokens, and three
+``setgame serve --redis`` processes playing one room."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from conftest import LiveServer, free_port
+from server.test_restart import close_all, synced, take_a_set
+from setgame.server.client import Client, Disconnected, create_room
+from setgame.server.storage import Fenced, Storage
+
+
+async def test_the_redis_fixture_is_a_private_server_without_persistence(redis_url: str) -> None:
+    client = aioredis.from_url(redis_url)
+    try:
+        assert await client.ping()
+        config = await client.config_get("save")
+        assert config["save"] == ""  # nothing written to disk: a test's data dies with it
+        await client.set("setgame:probe", "1", px=1000)
+        assert await client.get("setgame:probe") == b"1"
+    finally:
+        await client.aclose()
+
+
+# --- fencing tokens (storage) -------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "fence.db")
+
+
+@contextlib.asynccontextmanager
+async def two_processes(url: str) -> AsyncIterator[tuple[Storage, Storage]]:
+    """Two storages on one database, as two server processes hold them."""
+    first, second = Storage(url, create=True), Storage(url, create=False)
+    await first.open()
+    await second.open()
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+def tick(version: int) -> dict[str, Any]:
+    return {"type": "tick", "at": version / 10}
+
+
+async def test_a_takeover_refuses_every_write_of_the_stale_owner(database: str) -> None:
+    room, game = uuid.uuid4().hex[:12], uuid.uuid4().hex[:12]
+    async with two_processes(database) as (old, new):
+        assert await old.take_room(room, "old") >= 1
+        await old.create_room(room, {"mode": "multi"}, True)
+        await old.create_game(game, room, 7, {"mode": "multi"})
+        await old.append(game, 1, 0.1, tick(1), room=room)
+        token = await new.take_room(room, "new")
+        assert token == old.fences[room] + 1  # monotonic: every takeover a greater token
+        with pytest.raises(Fenced, match=rf"room '{room}': fencing token {token - 1} is stale"):
+            await old.append(game, 2, 0.2, tick(2), room=room)
+        with pytest.raises(Fenced):
+            await old.create_game(uuid.uuid4().hex[:12], room, 8, {"mode": "multi"})
+        with pytest.raises(Fenced):
+            await old.remove_seat(room, "p1")
+        assert [a.version for a in await new.actions(game)] == [1]  # nothing of the stale one
+        await new.append(game, 2, 0.2, tick(2), room=room)
+        assert [a.action for a in await new.actions(game)] == [tick(1), tick(2)]
+        assert (await new.room_record(room)).version == 2  # type: ignore[union-attr]
+
+
+async def test_a_stale_write_fails_alone_in_its_group_commit(database: str) -> None:
+    """The writer commits many rooms' actions in one transaction: a fenced one fails by
+    itself, the others of its group are stored."""
+    async with two_processes(database) as (old, new):
+        rooms = [uuid.uuid4().hex[:12] for _ in range(3)]
+        games = [uuid.uuid4().hex[:12] for _ in range(3)]
+        for room, game in zip(rooms, games, strict=True):
+            await old.take_room(room, "old")
+            await old.create_room(room, {"mode": "multi"}, True)
+            await old.create_game(game, room, 7, {"mode": "multi"})
+        await new.take_room(rooms[1], "new")
+        results = await asyncio.gather(
+            *(old.append(g, 1, 0.1, tick(1), room=r) for r, g in zip(rooms, games, strict=True)),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], Fenced)
+        assert [len(await new.actions(g)) for g in games] == [1, 0, 1]
+
+
+async def test_without_a_token_nothing_is_guarded(database: str) -> None:
+    """One process without ``--redis`` takes no room: its writes carry no guard, as before."""
+    async with two_processes(database) as (one, _):
+        room, game = uuid.uuid4().hex[:12], uuid.uuid4().hex[:12]
+        await one.create_room(room, {"mode": "multi"}, True)
+        await one.create_game(game, room, 7, {"mode": "multi"})
+        await one.append(game, 1, 0.1, tick(1), room=room)
+        assert one.fences == {} and len(await one.actions(game)) == 1
+
+
+# --- three processes ------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
+    """A new, empty database of the test PostgreSQL cluster for this test alone."""
+    import asyncpg
+
+    name = "cluster_" + uuid.uuid4().hex[:10]
+    dsn = postgres_url.replace("postgresql+asyncpg", "postgresql")
+    admin = await asyncpg.connect(dsn)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield postgres_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def cluster(cluster_db: str, redis_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
+    """Three ``setgame serve --redis`` processes over one PostgreSQL database."""
+    servers: list[LiveServer] = []
+    try:
+        for n in range(3):
+            server = LiveServer(cluster_db, tmp_path / f"node{n}.log")
+            server.options = ["--redis", redis_url]
+            server.created = n > 0  # the first creates the tables
+            servers.append(server.start())
+        yield servers
+    finally:
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server.proc.pid, signal.SIGCONT)
+            server.stop()
+
+
+class Seen:
+    """Every update each client saw, in order: (version, events)."""
+
+    def __init__(self) -> None:
+        self.updates: dict[str, list[tuple[int, list[Any]]]] = {}
+
+    def __call__(self, client: Client, message: dict[str, Any], _at: float) -> None:
+        if message["type"] == "update":
+            key = client.player or "?"
+            self.updates.setdefault(key, []).append((message["version"], message["events"]))
+
+
+async def play_sets(clients: list[Client], count: int) -> None:
+    """Take ``count`` sets, each by the next client in turn."""
+    for i in range(count):
+        await synced(clients)
+        client = clients[i % len(clients)]
+        await take_a_set(client)
+    await synced(clients)
+
+
+async def test_players_on_three_processes_see_one_version_stream(
+    cluster: list[LiveServer],
+) -> None:
+    room = await create_room(cluster[0].url, no_set="auto")
+    seen = Seen()
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room, listener=seen)
+        await client.join(name)
+        clients.append(client)
+    try:
+        await clients[1].start()  # relayed from a mirror to the owner
+        for client in clients:
+            await client.wait_update(lambda s: s["phase"] == "playing")
+        await play_sets(clients, 4)
+        streams = list(seen.updates.values())
+        assert len(streams) == 3
+        tail = [s[-8:] for s in streams]  # the versions all three were seated for
+        assert tail[0] == tail[1] == tail[2]
+        versions = [v for v, _ in streams[0]]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+        assert sum(e["type"] == "set_taken" for _, evs in streams[2] for e in evs) == 4
+    finally:
+        await close_all(clients)
+
+
+async def seat_three(cluster: list[LiveServer], seen: Seen) -> tuple[str, list[Client]]:
+    """A started room created on the first process (its owner), one player on each."""
+    room = await create_room(cluster[0].url, no_set="auto", pick_seconds=5)
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room, listener=seen)
+        await client.join(name)
+        clients.append(client)
+    await clients[0].start()
+    for client in clients:
+        await client.wait_update(lambda s: s["phase"] == "playing")
+    return room, clients
+
+
+async def new_owner(redis_url: str, room: str, old: str | None, timeout: float = 15.0) -> str:
+    """Wait until another process than ``old`` holds the room's lease."""
+    client = aioredis.from_url(redis_url)
+    try:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while asyncio.get_running_loop().time() < deadline:
+            owner = await client.get(f"setgame:owner:{room}")
+            if owner is not None and owner.decode() != old:
+                return str(owner.decode())
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"nobody took room {room} over from {old}")
+    finally:
+        await client.aclose()
+
+
+async def settled(redis_url: str, room: str) -> None:
+    """After a graceful stop: a process that mirrors the room takes it over within a lease
+    check (0.75 s), closing its mirror's sockets (1012); wait for that before reconnecting.
+    With no mirror left, nobody takes it over until a player reconnects."""
+    for _ in range(30):
+        if await lease_of(redis_url, room) is not None:
+            await asyncio.sleep(0.5)  # the new owner closes its mirror's sockets
+            return
+        await asyncio.sleep(0.1)
+
+
+async def lease_of(redis_url: str, room: str) -> str | None:
+    client = aioredis.from_url(redis_url)
+    try:
+        owner = await client.get(f"setgame:owner:{room}")
+        return None if owner is None else str(owner.decode())
+    finally:
+        await client.aclose()
+
+
+async def back_on(client: Client, server: LiveServer, seen: Seen) -> Client:
+    """The client again, reconnected to ``server`` (with its token and version) if its
+    socket was closed; the owner's change closes the sockets of the process that took over."""
+    if client.closed is None:
+        with contextlib.suppress(TimeoutError, Disconnected):
+            await client.wait_for(lambda m: False, 0.3)  # a close in flight arrives
+    if client.closed is None:
+        return client
+    for _ in range(20):  # a mirror becoming the owner closes the sockets it had (1012)
+        try:
+            again = await Client.connect(
+                server.url, client.room, client.token, client.version, listener=seen
+            )
+            break
+        except Disconnected as exc:
+            assert exc.code == 1012, exc
+            await asyncio.sleep(0.2)
+    assert again.player == client.player
+    assert again.welcome["missed"] is not None  # the events it missed, not a bare state
+    return again
+
+
+async def stored_log(database: str, room: str) -> list[tuple[int, dict[str, Any]]]:
+    store = Storage(database, create=False)
+    await store.open()
+    try:
+        record = await store.room_record(room)
+        assert record is not None
+        return [(a.version, a.action) for a in record.actions]
+    finally:
+        await store.close()
+
+
+def scores(client: Client) -> int:
+    assert client.state is not None
+    return sum(p["sets"] for p in client.state["players"])
+
+
+async def test_the_owner_killed_mid_game_the_game_goes_on_elsewhere(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 2)
+        acknowledged = clients[1].version
+        old = await lease_of(redis_url, room)
+        cluster[0].kill()  # the owner, kill -9
+        await new_owner(redis_url, room, old)
+        survivors = [cluster[1], cluster[1], cluster[2]]  # Ann was on the dead one
+        clients = [await back_on(c, s, seen) for c, s in zip(clients, survivors, strict=True)]
+        await synced(clients)
+        assert clients[0].version >= acknowledged and scores(clients[0]) == 2
+        await play_sets(clients, 2)
+        assert scores(clients[2]) == 4  # nothing lost, nothing applied twice
+        log = await stored_log(cluster_db, room)
+        assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
+        assert sum(a["type"] == "pick" for _, a in log) >= 4
+        assert log[-1][0] == clients[0].version
+    finally:
+        await close_all(clients)
+
+
+async def test_a_paused_owner_that_wakes_after_the_takeover_writes_nothing(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 1)
+        old = await lease_of(redis_url, room)
+        paused_at = clients[0].version
+        paused = cluster[0].proc
+        assert paused is not None
+        paused.send_signal(signal.SIGSTOP)
+        await new_owner(redis_url, room, old)
+        # Ann's call waits in the paused owner's socket: it reads it when it wakes
+        stale = clients[0]
+        await stale.send("call", version=stale.version)
+        movers = [await back_on(c, s, seen) for c, s in zip(clients[1:], cluster[1:], strict=True)]
+        await synced(movers)
+        await play_sets(movers, 1)
+        before = await stored_log(cluster_db, room)
+        paused.send_signal(signal.SIGCONT)
+        with contextlib.suppress(TimeoutError):  # the woken owner lets the room go
+            await stale.wait_closed(8.0)
+        assert stale.closed is not None, "the stale owner kept serving the room"
+        await play_sets(movers, 1)
+        after = await stored_log(cluster_db, room)
+        assert after[: len(before)] == before  # nothing rewritten
+        late = [a for v, a in after if v > paused_at]
+        calls = [a for a in late if a["type"] == "call" and a["player"] == stale.player]
+        assert calls == []  # the call sent to the stale owner was never stored
+        assert [v for v, _ in after] == list(range(after[0][0], after[0][0] + len(after)))
+        assert scores(movers[0]) == 3
+        woke = cluster[0].log.read_text(errors="replace")  # it tried and was refused, or let go
+        assert "is stale" in woke or "lost the lease" in woke
+    finally:
+        await close_all(clients)
+
+
+@pytest.mark.parametrize(
+    ("redis", "db", "said"),
+    [
+        ("localhost:6379", "postgresql://u@h/d", "must be a redis:// URL, not 'localhost:6379'"),
+        ("redis://127.0.0.1:6379/0", "games.db", "--redis needs a PostgreSQL database"),
+    ],
+)
+def test_a_bad_cluster_setting_stops_the_server_in_one_line(
+    redis: str, db: str, said: str, tmp_path: Path
+) -> None:
+    command = [sys.executable, "-m", "setgame.server", "--redis", redis, "--db", db]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_unreachable_redis_stops_the_server_naming_it(postgres_url: str) -> None:
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    command = [sys.executable, "-m", "setgame.server", "--redis", closed, "--db", postgres_url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"cannot reach Redis at {closed!r}" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_rolling_restart_of_all_three_during_play_loses_nothing(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    seen = Seen()
+    room, clients = await seat_three(cluster, seen)
+    homes = [0, 1, 2]  # the process each client is connected to
+    try:
+        await play_sets(clients, 1)
+        for n, server in enumerate(cluster):
+            server.stop()  # SIGTERM: it lets its rooms go at once
+            # its players go to the process restarted last (the first time: the third)
+            homes = [(n + 2) % 3 if h == n else h for h in homes]
+            await settled(redis_url, room)
+            clients = [
+                await back_on(c, cluster[h], seen) for c, h in zip(clients, homes, strict=True)
+            ]
+            await play_sets(clients, 1)
+            server.start()
+        assert scores(clients[0]) == 4
+        log = await stored_log(cluster_db, room)
+        assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
+        assert sum(a["type"] == "pick" for _, a in log) == 4
+    finally:
+        await close_all(clients)
