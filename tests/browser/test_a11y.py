@@ -121,6 +121,9 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
     seat([ann, bob], url, ["Ann", "Bob"])
     check(ann, f"room lobby ({theme})")
     start(ann)
+    bob.fill("[data-chat-input]", "<b>hi</b> Ann")  # a chat line, with its mute button
+    bob.click("[data-chat-send]")
+    expect(ann.locator('[data-chat-message][data-from="Bob"] [data-chat-mute]')).to_have_count(1)
     check(ann, f"room in play ({theme})")
     bob.keyboard.press("Space")
     expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")

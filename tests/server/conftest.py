@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# Servers the tests start on PostgreSQL would otherwise write their generated session secret to
+# ./setgame.secret, in the checkout; the tests of the secret itself pass their own environment.
+os.environ.setdefault("SETGAME_SECRET", "tests-only-session-secret-" + "x" * 32)
+
 
 def free_port() -> int:
     with socket.socket() as sock:

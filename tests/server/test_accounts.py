@@ -191,7 +191,10 @@ def test_failed_sign_ins_are_limited_per_name_from_every_address(tmp_path: Path)
         assert sign_in(client, "Bob").status_code == 200  # other names are not affected
 
 
-def test_the_secret_is_made_once_beside_the_database_and_kept(tmp_path: Path) -> None:
+def test_the_secret_is_made_once_beside_the_database_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SETGAME_SECRET", raising=False)  # conftest sets one for the others
     db = tmp_path / "a.db"
     with _client(db) as client:
         claim(client, "Ann")

@@ -127,6 +127,7 @@ async def test_create_room_takes_defaults_and_lists_it(
         "bot_level": 3,
         "public": True,
         "rated": None,
+        "chat": "all",
     }
     assert info["phase"] == "lobby" and info["state"]["players"] == []
     assert room not in [r["id"] for r in (await http.get("/api/rooms")).json()]  # nobody there

@@ -28,6 +28,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 
 from setgame.server.account_tables import account_seats, accounts, player_games, ratings
+from setgame.server.chat_tables import chat_lines
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
 
@@ -215,6 +216,9 @@ async def _anonymize(conn: Any, room: str, player: str) -> list[Write]:
     """The writes that rename ``player``'s seat in ``room`` and its joins in the room's games."""
     where = sa.and_(seats.c.room == room, seats.c.player == player)
     writes: list[Write] = [(seats.update().where(where).values(name=ANONYMOUS), {})]
+    # what the player said is personal data: their chat lines go (chat.py)
+    said = sa.and_(chat_lines.c.room == room, chat_lines.c.sender == player)
+    writes.append((chat_lines.delete().where(said), {}))
     query = (
         sa.select(actions.c.game, actions.c.version, actions.c.action)
         .select_from(actions.join(games, actions.c.game == games.c.id))

@@ -34,6 +34,7 @@ from setgame.server import account_api
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
+from setgame.server.chat import stored_lines
 from setgame.server.edge import (
     BodyError,
     client_host,
@@ -318,6 +319,7 @@ async def replay(request: Request) -> Response:
     steps: list[dict[str, Any]] = []
     try:
         stored = await storage.actions(game_id)
+        chat = await stored_lines(storage, game_id)  # chat.py: shown beside the steps
     except StorageError as exc:  # the path and cause go to the log, not to strangers
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
@@ -333,6 +335,7 @@ async def replay(request: Request) -> Response:
         )
     players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
     body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
+    body["chat"] = chat
     return JSONResponse(body | {"events": steps})
 
 

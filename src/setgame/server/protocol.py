@@ -104,10 +104,19 @@ class Ping(_In, tag="ping"):
     pass
 
 
-ClientMessage = Hello | Join | Start | Call | Pick | Turn | NoSet | Hint | Again | Leave | Ping
+class Say(_In, tag="chat"):
+    """A chat message: plain text; ``chat.py`` bounds its length and characters (the frame
+    bounds it on the wire)."""
+
+    text: str
+
+
+ClientMessage = (
+    Hello | Join | Start | Call | Pick | Turn | NoSet | Hint | Again | Leave | Ping | Say
+)
 CLIENT_TYPES: Final = tuple(
     m.__struct_config__.tag
-    for m in (Hello, Join, Start, Call, Pick, Turn, NoSet, Hint, Again, Leave, Ping)
+    for m in (Hello, Join, Start, Call, Pick, Turn, NoSet, Hint, Again, Leave, Ping, Say)
 )
 
 # --- server -> client -------------------------------------------------------
@@ -162,7 +171,16 @@ class Pong(_Out, tag="pong"):
     pass
 
 
-ServerMessage = Welcome | Joined | Update | HintReply | Presence | Watchers | Error | Pong
+class ChatLines(_Out, tag="chat"):
+    """Chat messages of the room's current game, oldest first (``chat.py``): one when it is
+    said, the latest ones after a ``welcome``."""
+
+    messages: list[dict[str, Any]]
+
+
+ServerMessage = (
+    Welcome | Joined | Update | HintReply | Presence | Watchers | Error | Pong | ChatLines
+)
 
 # --- decoding ---------------------------------------------------------------
 
@@ -287,6 +305,7 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
     bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
     public: bool = True
+    chat: Literal["all", "players"] = "all"  # who may chat: everyone, or only seated players
 
 
 _settings_decoder: Final = msgspec.json.Decoder(RoomSettings)

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from setgame.game import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
+from setgame.server.chat import chat_of
 from setgame.server.edge import BITES, client_host
 from setgame.server.limits import Limits
 from setgame.server.names import NameRefused
@@ -290,8 +291,12 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             conn.send(p.encode(p.Pong()))
         case p.Hello(token=token, since=since):
             hello(room, conn, room.seat_for(token), since)
+            if conn.greeted:
+                await chat_of(room).history(conn)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
+        case p.Say(text=text):
+            await chat_of(room).say(conn, text)
         case p.Join(name=name):
             await _join(room, conn, name)
         case p.Hint():

@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
+from setgame.server.chat_tables import chat_lines
 
 log = logging.getLogger(__name__)
 
@@ -658,6 +659,7 @@ def _deletions(game_ids: list[str], room_ids: list[str]) -> list[Write]:
     no_game = ~sa.exists().where(games.c.room == seats.c.room)
     no_game_left = ~sa.exists().where(games.c.room == account_seats.c.room)
     return [
+        (chat_lines.delete().where(chat_lines.c.game.in_(game_ids)), {}),
         (actions.delete().where(actions.c.game.in_(game_ids)), {}),
         (games.delete().where(games.c.id.in_(game_ids)), {}),
         (seats.delete().where(seats.c.room.in_(room_ids), no_game), {}),

@@ -2,6 +2,7 @@
 // time, showing the table and scores after it and the events it caused.
 // Cards here carry data-code, not data-card: only live tables use data-card.
 
+import { chatItem } from "./chat.js";
 import { el, init, t } from "./common.js";
 import { describe } from "./events.js";
 import { renderTable, rowsFor } from "./table.js";
@@ -9,6 +10,7 @@ import { miniTable, renderFound, renderPrevious } from "./variantview.js";
 
 const $ = (sel) => document.querySelector(sel);
 let steps = [];
+let chatLines = []; // the game's chat, shown up to the step's time
 let at = 0;
 let timer = null;
 let startAt = 0;
@@ -50,6 +52,8 @@ function show(i) {
   );
   const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant };
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
+  const said = chatLines.filter((line) => at === steps.length - 1 || line.at <= (step.at ?? 0));
+  $("#rchat").replaceChildren(...said.map((line) => chatItem(line)));
   $("#scrub").value = String(at);
   $("#stepno").textContent = `${at + 1} / ${steps.length}`;
   $("#rtime").textContent = formatTime((step.at ?? startAt) - startAt);
@@ -116,6 +120,7 @@ try {
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   const data = await res.json();
   steps = playable(data.events || []);
+  chatLines = data.chat || [];
   startAt = steps[0]?.at ?? 0;
   $("#scrub").max = String(Math.max(0, steps.length - 1));
   show(0);

@@ -20,6 +20,7 @@ import { relabelKeys, renderTable, rowsFor } from "./table.js";
 import { isChain, isMemory, isPuzzle, renderFound, renderPrevious, variantOf, withMiss } from "./variantview.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
+import { Chat } from "./chat.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -240,6 +241,7 @@ function render() {
   renderScores($("#scores"), state, you);
   renderActions();
   renderResults($("#results"), $("#standings"), state);
+  chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
 }
 
@@ -471,6 +473,7 @@ function adopt(next) {
 
 function onEvents(events) {
   history.add(events || [], state?.version);
+  chat?.events(events, context()); // sets found and wrong calls as chat lines
   for (const ev of events || []) {
     const text = describe(ev, context());
     log(text.text, text.kind);
@@ -505,7 +508,12 @@ function flashWrong(codes) {
   }
 }
 
+let chat = null;
+
 const handlers = {
+  chat(msg) {
+    chat?.lines(msg.messages);
+  },
   welcome(msg) {
     const main = document.querySelector("main");
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
@@ -539,6 +547,7 @@ const handlers = {
     renderCards();
   },
   error(msg) {
+    if (msg.request === "chat") return chat?.refused(msg);
     if (msg.request === "call") {
       calling = false;
       selected = [];
@@ -567,5 +576,6 @@ await loadLayout();
 showKeys();
 bind();
 conn = new Connection(room, handlers);
+chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
 conn.resumeFrom(history.version());
 conn.connect();

@@ -1,0 +1,201 @@
+"""Room chat: players and spectators talk beside the table (issue 11).
+
+A message is plain text of at most :data:`MAX_CHARS` characters, without control
+characters; each connection may send a burst of :data:`BURST` and then one every
+``1 / RATE`` seconds. It is stored with the room's current game (table ``chat``,
+``chat_tables.py``) before anyone hears of it, as actions are, and the replay shows it.
+The room setting ``chat: players`` lets only seated players speak. Clients render the
+text as text (never as HTML); the server keeps it as sent, so nothing is escaped twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import unicodedata
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from setgame.game import GameError
+from setgame.server import protocol as p
+from setgame.server.chat_tables import chat_lines
+from setgame.server.rooms import Connection, Room
+from setgame.server.storage import Storage, StorageError
+
+MAX_CHARS: Final = 200
+"""The longest message, in characters (code points) after trimming white space."""
+RATE: Final = 0.5
+"""Chat messages per second a connection may send on average (one every two seconds)..."""
+BURST: Final = 5.0
+"""...and at once."""
+HISTORY: Final = 100
+"""How many of the game's latest messages a (re)connecting client is sent."""
+PER_GAME: Final = 5000
+"""The most messages one game keeps: a bound on what a room can make the database store."""
+QUOTE: Final = 40
+"""How many characters of a refused message its error quotes."""
+_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional overrides and isolates: they would turn the text around it (a name, the
+next line) backwards; refused like control characters."""
+
+
+@dataclass(slots=True)
+class _Speaker:
+    """What the chat knows of one connection: its rate and, for a spectator, its label."""
+
+    tokens: float = BURST
+    stamp: float = field(default_factory=time.monotonic)
+    watcher: str = field(default_factory=lambda: "w" + secrets.token_hex(2))
+
+    def wait(self) -> float:
+        """Take one token: 0.0, or the seconds until one is saved up (nothing taken)."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return (1 - self.tokens) / RATE
+        self.tokens -= 1
+        return 0.0
+
+
+class RoomChat:
+    """The chat of one room: its current game's messages, numbered, in order."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.lock = asyncio.Lock()
+        self.game = ""  # the game whose messages ``lines`` holds (loaded lazily)
+        self.lines: list[dict[str, Any]] = []
+        self.count = 0  # messages stored for ``game``
+        self.speakers: weakref.WeakKeyDictionary[Connection, _Speaker] = weakref.WeakKeyDictionary()
+
+    async def _load(self) -> None:
+        """The current game's stored messages (after a restart, or a new game)."""
+        if self.game == self.room.game_id:
+            return
+        game = self.room.game_id
+        rows = await stored_lines(self.room.storage, game)
+        self.game, self.count, self.lines = game, len(rows), rows[-HISTORY:]
+
+    async def history(self, conn: Connection) -> None:
+        """Send a greeted connection the latest messages, if there are any."""
+        async with self.lock:
+            await self._load()
+            if self.lines:
+                conn.send(p.encode(p.ChatLines(messages=list(self.lines))))
+
+    async def say(self, conn: Connection, text: str) -> None:
+        """Check, store, then broadcast one message; :class:`GameError` when refused."""
+        if self.room.broken:
+            raise GameError("room_closed", f"room {self.room.id!r} is closed")
+        sender, name = self._speaker(conn)
+        clean = check_text(text)
+        speaker = self.speakers.setdefault(conn, _Speaker())
+        wait = speaker.wait()
+        if wait > 0:
+            raise GameError(
+                "chat_too_fast",
+                f"at most {BURST:.0f} chat messages at once, then one every "
+                f"{1 / RATE:.0f} s: wait {wait:.1f} s",
+            )
+        async with self.lock:
+            await self._load()
+            if self.count >= PER_GAME:
+                raise GameError("chat_full", f"this game's chat holds {PER_GAME} messages")
+            line = {
+                "seq": self.count + 1,
+                "game": self.game,
+                "at": self.room.now(),
+                "from": sender,
+                "name": name,
+                "text": clean,
+            }
+            await self._store(line)
+            self.count += 1
+            self.lines = [*self.lines[-(HISTORY - 1) :], line]
+            text_out = p.encode(p.ChatLines(messages=[line]))
+            for other in list(self.room.conns):
+                other.send(text_out)
+
+    def _speaker(self, conn: Connection) -> tuple[str, str | None]:
+        """Who speaks: (a seat's player id and name) or (a spectator's label, None)."""
+        if conn.player is not None:
+            seat = self.room.seats.get(conn.player)
+            return conn.player, seat.name if seat else conn.player
+        if self.room.settings.chat == "players":
+            raise GameError(
+                "chat_players_only", "in this room only the seated players may chat: join first"
+            )
+        return self.speakers.setdefault(conn, _Speaker()).watcher, None
+
+    async def _store(self, line: dict[str, Any]) -> None:
+        values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
+        values |= {"room": self.room.id, "sender": line["from"], "posted": time.time()}
+        try:
+            await self.room.storage.write((chat_lines.insert().values(values), {}))
+        except (StorageError, OSError, sa.exc.SQLAlchemyError) as exc:
+            raise GameError("chat_not_stored", f"the message could not be stored: {exc}") from None
+
+
+def check_text(text: str) -> str:
+    """The message as it is kept (white space trimmed), or :class:`GameError` quoting it.
+
+    >>> check_text("  <b>hi</b> ")
+    '<b>hi</b>'
+    >>> check_text("a" * 201)
+    Traceback (most recent call last):
+    ...
+    setgame.errors.GameError: a chat message holds at most 200 characters, this one 201: \
+'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'
+    >>> check_text("ring\\x07")
+    Traceback (most recent call last):
+    ...
+    setgame.errors.GameError: a chat message may not hold control characters (U+0007): 'ring\\x07'
+    """
+    clean = text.strip()
+    if not clean:
+        raise GameError("chat_empty", "a chat message needs some text")
+    if len(clean) > MAX_CHARS:
+        raise GameError(
+            "chat_too_long",
+            f"a chat message holds at most {MAX_CHARS} characters, this one {len(clean)}: "
+            f"{_quote(clean)}",
+        )
+    bad = [c for c in clean if c in _BIDI or unicodedata.category(c) in ("Cc", "Cs")]
+    if bad:
+        codes = ", ".join(sorted({f"U+{ord(c):04X}" for c in bad}))
+        raise GameError(
+            "chat_bad_text",
+            f"a chat message may not hold control characters ({codes}): {_quote(clean)}",
+        )
+    return clean
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= QUOTE else text[:QUOTE] + "...")
+
+
+async def stored_lines(storage: Storage, game: str) -> list[dict[str, Any]]:
+    """Every stored message of ``game``, in order, as the ``chat`` event carries them."""
+    query = chat_lines.select().where(chat_lines.c.game == game).order_by(chat_lines.c.seq)
+    async with storage.reading() as conn:
+        rows = (await conn.execute(query)).all()
+    return [
+        {"seq": r.seq, "game": r.game, "at": r.at, "from": r.sender, "name": r.name, "text": r.text}
+        for r in rows
+    ]
+
+
+_chats: weakref.WeakKeyDictionary[Room, RoomChat] = weakref.WeakKeyDictionary()
+
+
+def chat_of(room: Room) -> RoomChat:
+    """The room's chat (made at its first use, gone with the room)."""
+    found = _chats.get(room)
+    if found is None:
+        found = _chats[room] = RoomChat(room)
+    return found

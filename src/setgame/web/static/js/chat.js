@@ -1,0 +1,216 @@
+// Room chat (docs/protocol.md "Chat"): the lines people say, and a line for every set found
+// and every wrong call, beside the table. Text is only ever set with textContent (el's
+// "text"): whatever people type is shown as typed, never read as HTML.
+// Muting is this browser's own: a muted sender's lines are hidden, remembered per room.
+
+import { el, N_, t } from "./common.js";
+import { describe } from "./events.js";
+
+export const MAX_CHARS = 200; // the server's bound (chat.py MAX_CHARS)
+const KEEP = 200; // lines kept in the list
+const muteKey = (room) => `setgame.mute.${room}`;
+
+// The server's refusals of a chat message (chat.py), in the page language.
+const ERRORS = {
+  chat_too_long: N_("chat.err.too_long"),
+  chat_empty: N_("chat.err.empty"),
+  chat_bad_text: N_("chat.err.bad_text"),
+  chat_too_fast: N_("chat.err.too_fast"),
+  chat_players_only: N_("chat.players_only"),
+  chat_full: N_("chat.err.full"),
+  chat_not_stored: N_("chat.err.not_stored"),
+};
+
+// Who said a line, as the page shows it: the seat's name, or "Spectator" and its label.
+export function senderName(line) {
+  return line.name ?? `${t("chat.spectator")} ${String(line.from || "").slice(1)}`;
+}
+
+// One chat line as a list item; `onMute` (optional) adds the mute button.
+export function chatItem(line, onMute = null) {
+  const who = senderName(line);
+  const item = el(
+    "li",
+    { "data-chat-message": "", "data-from": who, "data-sender": line.from },
+    el("b", { class: "from", text: who }),
+    " ",
+    el("span", { class: "text", text: line.text }),
+  );
+  if (onMute) {
+    const label = t("chat.mute", { name: who });
+    item.append(
+      " ",
+      el("button", {
+        type: "button",
+        class: "mute icon",
+        "data-chat-mute": line.from,
+        "aria-label": label,
+        title: label,
+        text: "🔇",
+        onclick: () => onMute(line.from, who),
+      }),
+    );
+  }
+  return item;
+}
+
+// A set found or a wrong call as a chat line (as on Set with Friends).
+export function eventItem(ev, ctx) {
+  if (ev.type !== "set_taken" && ev.type !== "wrong_call") return null;
+  const said = describe(ev, ctx);
+  if (!said.text) return null;
+  return el("li", { class: `event ${said.kind || ""}`, "data-chat-event": ev.type, text: said.text });
+}
+
+export class Chat {
+  // root: the chat <section>; send(text) -> bool (sent); you(): this page's sender id.
+  constructor(root, room, { send, you }) {
+    this.root = root;
+    this.room = room;
+    this.send = send;
+    this.you = you;
+    this.list = root.querySelector("[data-chat-lines]");
+    this.input = root.querySelector("[data-chat-input]");
+    this.button = root.querySelector("[data-chat-send]");
+    this.note = root.querySelector("[data-chat-note]");
+    this.mutedList = root.querySelector("[data-chat-muted]");
+    this.seen = new Set(); // game:seq of the lines shown
+    this.muted = this.loadMuted();
+    this.input.maxLength = MAX_CHARS;
+    root.querySelector("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    this.renderMuted();
+    this.playersOnly = false;
+    this.loadSettings();
+  }
+
+  // The room setting `chat` (players-only rooms close the input to spectators).
+  async loadSettings() {
+    try {
+      const res = await fetch(`/api/rooms/${encodeURIComponent(this.room)}`);
+      if (res.ok) this.playersOnly = (await res.json()).settings?.chat === "players";
+    } catch {
+      /* the server refuses a spectator's line anyway */
+    }
+    this.refresh();
+  }
+
+  refresh() {
+    this.allow(!this.playersOnly || this.you() !== null);
+  }
+
+  loadMuted() {
+    try {
+      return new Map(JSON.parse(localStorage.getItem(muteKey(this.room)) || "[]"));
+    } catch {
+      return new Map();
+    }
+  }
+
+  saveMuted() {
+    try {
+      localStorage.setItem(muteKey(this.room), JSON.stringify([...this.muted]));
+    } catch {
+      /* storage disabled: the mute lasts as long as the page */
+    }
+  }
+
+  submit() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    if (this.send(text)) {
+      this.sent = text;
+      this.input.value = "";
+      this.say("");
+    } else {
+      this.say(t("chat.offline"));
+    }
+  }
+
+  say(text) {
+    this.note.textContent = text;
+  }
+
+  // A refused message: say why under the input (the text stays there to be fixed).
+  refused(msg) {
+    this.say(ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message);
+    if (!this.input.value && this.sent) this.input.value = this.sent;
+    if (msg.code === "chat_players_only") {
+      this.playersOnly = true;
+      this.refresh();
+    }
+  }
+
+  // The server's chat lines (one when said, the latest after a reconnection).
+  lines(messages) {
+    for (const line of messages || []) {
+      const key = `${line.game}:${line.seq}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      const mine = line.from === this.you();
+      const item = chatItem(line, mine ? null : (from, who) => this.mute(from, who));
+      item.hidden = this.muted.has(line.from);
+      this.add(item);
+    }
+  }
+
+  events(events, ctx) {
+    for (const ev of events || []) {
+      const item = eventItem(ev, ctx);
+      if (item) this.add(item);
+    }
+  }
+
+  add(item) {
+    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    this.list.append(item);
+    while (this.list.children.length > KEEP) this.list.firstChild.remove();
+    if (stick) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  mute(from, who) {
+    this.muted.set(from, who);
+    this.saveMuted();
+    this.apply();
+  }
+
+  unmute(from) {
+    this.muted.delete(from);
+    this.saveMuted();
+    this.apply();
+  }
+
+  apply() {
+    for (const item of this.list.querySelectorAll("[data-chat-message]")) {
+      item.hidden = this.muted.has(item.dataset.sender);
+    }
+    this.renderMuted();
+  }
+
+  renderMuted() {
+    const entries = [...this.muted];
+    this.mutedList.hidden = entries.length === 0;
+    this.mutedList.replaceChildren(
+      el("span", { text: t("chat.muted") }),
+      ...entries.map(([from, who]) =>
+        el("button", {
+          type: "button",
+          class: "quiet",
+          "data-chat-unmute": from,
+          "aria-label": t("chat.unmute", { name: who }),
+          text: who,
+          onclick: () => this.unmute(from),
+        }),
+      ),
+    );
+  }
+
+  // Whether this page may speak: a players-only room closes it to spectators.
+  allow(open) {
+    this.input.disabled = !open;
+    this.button.disabled = !open;
+    this.input.placeholder = open ? t("chat.placeholder") : t("chat.players_only");
+  }
+}

@@ -1,0 +1,123 @@
+"""Room chat in the browser (chat.js, issue 11): two players talk, HTML stays text, a muted
+player's lines are hidden (and stay hidden after a reload), a set found is a chat line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import (
+    call,
+    create_room,
+    ensure_set,
+    finish_solo_game,
+    join,
+    not_a_set,
+    pick,
+    seat,
+    start,
+    table,
+    take,
+)
+
+pytestmark = pytest.mark.browser
+
+HTML = '<img src=x onerror="document.body.dataset.owned=1"><b>bold</b>'
+
+
+def say(page: Page, text: str) -> None:
+    page.fill("[data-chat-input]", text)
+    page.click("[data-chat-send]")
+
+
+def lines(page: Page, name: str) -> Any:
+    return page.locator(f'[data-chat-message][data-from="{name}"]')
+
+
+def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page: Any) -> None:
+    url = create_room(live_server, public=False)
+    ann, bob = pages = [new_page(), new_page()]
+    seat(pages, url, ["Ann", "Bob"])
+    say(ann, "hello Bob")
+    expect(lines(bob, "Ann")).to_have_count(1)
+    expect(lines(bob, "Ann").locator(".text")).to_have_text("hello Bob")
+    expect(ann.locator("[data-chat-input]")).to_have_value("")
+    say(bob, HTML)
+    for page in pages:  # shown as typed: no element made of it, nothing run
+        expect(lines(page, "Bob").locator(".text")).to_have_text(HTML)
+        assert lines(page, "Bob").locator(".text *").count() == 0
+        assert page.evaluate("document.body.dataset.owned") is None
+    # Ann mutes Bob: his lines disappear for her only, and stay hidden after a reload
+    ann.click('[data-chat-message][data-from="Bob"] [data-chat-mute]')
+    expect(lines(ann, "Bob")).to_be_hidden()
+    say(bob, "can you hear me")
+    expect(lines(bob, "Bob")).to_have_count(2)
+    expect(lines(bob, "Bob").last).to_be_visible()
+    expect(lines(ann, "Bob")).to_have_count(2)
+    for i in range(2):
+        expect(lines(ann, "Bob").nth(i)).to_be_hidden()
+    ann.reload()
+    expect(lines(ann, "Ann")).to_have_count(1)  # the history came back after welcome
+    expect(lines(ann, "Bob")).to_have_count(2)
+    for i in range(2):
+        expect(lines(ann, "Bob").nth(i)).to_be_hidden()
+    ann.click("[data-chat-unmute]")
+    expect(lines(ann, "Bob").last).to_be_visible()
+    # too long for the server (the input stops at 200): the refusal is said under the input
+    ann.evaluate("document.querySelector('[data-chat-input]').removeAttribute('maxlength')")
+    say(ann, "x" * 250)
+    expect(ann.locator("[data-chat-note]")).to_have_text("At most 200 characters a message")
+    # a set found appears in the chat as an event line on both pages
+    start(ann)
+    found = ensure_set(pages)
+    take(bob, "Bob", found)
+    for page in pages:
+        expect(page.locator('[data-chat-event="set_taken"]')).to_have_count(1)
+    call(ann, "Ann")  # and a wrong call too
+    pick(ann, not_a_set(table(ann)))
+    for page in pages:
+        expect(page.locator('[data-chat-event="wrong_call"]')).to_have_count(1)
+
+
+def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(live_server)
+    page.select_option("select[name=chat]", "players")
+    page.click("[data-action=create]")
+    page.wait_for_url("**/room/*")
+    watcher = new_page()
+    watcher.goto(page.url)
+    chat_input = watcher.locator("[data-chat-input]")
+    expect(chat_input).to_be_disabled()  # a spectator, in a players-only room
+    expect(chat_input).to_have_attribute("placeholder", "In this room only the players may chat")
+    # the server refuses it anyway (a page that did not know the setting)
+    watcher.evaluate(
+        "document.querySelectorAll('[data-chat-input], [data-chat-send]')"
+        ".forEach((e) => { e.disabled = false; })"
+    )
+    say(watcher, "let me in")
+    expect(watcher.locator("[data-chat-note]")).to_have_text(
+        "In this room only the players may chat"
+    )
+    expect(chat_input).to_be_disabled()
+    watcher.fill("input[name=player-name]", "Wat")
+    watcher.click("[data-action=join]")
+    expect(chat_input).to_be_enabled()  # seated: may speak
+    say(watcher, "now I may")
+    expect(lines(page, "Wat")).to_have_count(1)
+
+
+def test_the_replay_shows_the_chat(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", deck="color=R", public=False), "Sol")
+    say(page, "<i>first</i> try")
+    expect(lines(page, "Sol")).to_have_count(1)
+    start(page)
+    finish_solo_game(page)
+    page.click("#replay-link")
+    page.wait_for_url("**/replay/*")
+    page.keyboard.press("End")
+    expect(lines(page, "Sol").locator(".text")).to_have_text("<i>first</i> try")
+    assert lines(page, "Sol").locator("[data-chat-mute]").count() == 0
