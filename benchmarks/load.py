@@ -2,6 +2,7 @@
 
     python3 benchmarks/load.py --players 1000 --room-size 4 --seconds 30
     python3 benchmarks/load.py --quick          # a few rooms for a few seconds (the test)
+    python3 benchmarks/load.py --server-src ../other/src   # another checkout's server (A/B)
 
 It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLite
 file), creates the rooms over HTTP, connects the players through the Python
@@ -16,7 +17,8 @@ seat starts the next round or a new game.
 
 Reported: connected players, actions per second, the latency from a valid pick
 being sent to the moment EVERY player of that room has received the update
-(p50, p99, max), errors counted, CPU use and memory (RSS) of the server, and the
+(p50, p99, max), errors counted, CPU use and memory (RSS) of the server (also over
+the play alone, and as CPU milliseconds per action), and the
 baseline measured in the same run: right after the game server, the same
 load generator drives the bare uvicorn WebSocket broadcast stack
 (``benchmarks/bare_broadcast.py``) with the same number of players in rooms of
@@ -55,7 +57,7 @@ import time
 from collections import Counter
 from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -152,8 +154,12 @@ def memory_mb(pid: int) -> tuple[float, float] | None:
 
 
 @contextmanager
-def server_process(db: Path, log: Path, port: int | None = None) -> Iterator[Server]:
-    """Run the game server in a subprocess on loopback (``port``, or a free one); yield it."""
+def server_process(
+    db: Path, log: Path, port: int | None = None, source: str | None = None
+) -> Iterator[Server]:
+    """Run the game server in a subprocess on loopback (``port``, or a free one); yield it.
+    ``source``: a ``src`` folder whose ``setgame`` the server runs (another checkout, to
+    compare two versions of the server under the same load generator)."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -169,7 +175,9 @@ def server_process(db: Path, log: Path, port: int | None = None) -> Iterator[Ser
         "warning",
         "--create-db",
     ]
-    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/api/health")
+    paths = [source, os.environ.get("PYTHONPATH", "")] if source is not None else []
+    path = {"PYTHONPATH": os.pathsep.join(p for p in paths if p)} if paths else {}
+    yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/api/health", path)
 
 
 @contextmanager
@@ -181,8 +189,10 @@ def bare_process(log: Path, port: int | None = None) -> Iterator[Server]:
     yield from _subprocess(command, f"http://127.0.0.1:{port}", log, "/")
 
 
-def _subprocess(command: list[str], base: str, log: Path, health: str) -> Iterator[Server]:
-    env = {**os.environ, **SERVER_ENV}
+def _subprocess(
+    command: list[str], base: str, log: Path, health: str, extra: dict[str, str] | None = None
+) -> Iterator[Server]:
+    env = {**os.environ, **SERVER_ENV, **(extra or {})}
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
@@ -237,6 +247,8 @@ class Stats:
     wall: float = 0.0  # connect + play + grace, the span the CPU figures cover
     load_cpu: float = 0.0  # CPU seconds of the load generator(s)
     server_cpu: float | None = None  # CPU seconds of the server over the same span
+    play_load_cpu: float = 0.0  # CPU seconds of the load generator(s) while playing only
+    play_server_cpu: float | None = None  # CPU seconds of the server while playing only
     server_memory: tuple[float, float] | None = None  # server's (RSS, peak RSS) MiB at the end
     table_batches: int = 0  # find_sets_batch calls of the players' TableSolver
     tables_batched: int = 0  # tables those calls solved
@@ -267,6 +279,23 @@ class Options:
     samples: str | None = None  # write every latency with its time here (JSON)
     keepalive: float | None = 20.0  # WebSocket ping interval of each player's connection
     compression: str | None = None  # "deflate" as browsers negotiate, or None
+    server_pid: int | None = None  # the server's process, for its CPU time while playing
+
+
+class PlayCpu:
+    """CPU seconds of this load process and of the server (``server_pid``) over the play
+    alone: connecting thousands of sockets costs both sides more than a second of play."""
+
+    def __init__(self, server_pid: int | None) -> None:
+        self.pid = server_pid
+        self.load = time.process_time()
+        self.server = None if server_pid is None else cpu_seconds(server_pid)
+
+    def finish(self, stats: Stats) -> None:
+        stats.play_load_cpu = time.process_time() - self.load
+        after = None if self.pid is None else cpu_seconds(self.pid)
+        if self.server is not None and after is not None:
+            stats.play_server_cpu = after - self.server
 
 
 Triple = tuple[str, str, str]
@@ -335,6 +364,9 @@ class Bot:
         self.due: float | None = None
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
+        #: the room version whose view this player last sent "start" or "again" for: other
+        #: messages queued meanwhile (presence, joins) must not make it send the same again
+        self.started_at_version: int | None = None
         self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
         client.listener = self._arrived
 
@@ -434,6 +466,7 @@ class Bot:
         phase = state["phase"]
         wanted = {"round_over": "start", "match_over": "again", "lobby": "start"}.get(phase)
         waiting = phase == "lobby" and len(state["players"]) < len(self.room.players)
+        waiting = waiting or state.get("version") == self.started_at_version
         if self.seat != 0 or wanted is None or waiting:
             self._set(None)
         elif self.intent != wanted:
@@ -456,10 +489,9 @@ class Bot:
             await self._pick()
         elif intent == "no_set":
             await client.no_set()
-        elif intent == "start":
-            await client.start()
-        elif intent == "again":
-            await client.again()
+        elif intent in ("start", "again"):
+            self.started_at_version = (client.state or {}).get("version")
+            await (client.start() if intent == "start" else client.again())
 
     async def _pick(self) -> None:
         state = self.client.state
@@ -553,6 +585,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
         room.players.sort(key=lambda bot: bot.seat)
     begun = time.monotonic()
     stats.begun = time.perf_counter()
+    play_cpu = PlayCpu(opts.server_pid)
     stop = begun + opts.seconds
     tasks = [asyncio.create_task(bot.run(stop)) for room in rooms for bot in room.players]
     tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats)))
@@ -561,6 +594,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
         if isinstance(result, BaseException):
             stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
     stats.seconds = time.monotonic() - begun
+    play_cpu.finish(stats)
     gc.callbacks.remove(timer)
     gc.enable()
     gc.unfreeze()
@@ -624,6 +658,7 @@ async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) 
     gc.disable()
     begun = time.monotonic()
     stats.begun = time.perf_counter()
+    play_cpu = PlayCpu(opts.server_pid)
     stop = begun + opts.seconds
     each = rate / max(1, len(sockets))
     numbers = itertools.count()
@@ -660,6 +695,7 @@ async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) 
         if isinstance(result, BaseException):
             stats.errors[f"player: {type(result).__name__}: {result}"[:120]] += 1
     stats.seconds = time.monotonic() - begun
+    play_cpu.finish(stats)
     gc.enable()
     gc.unfreeze()
     grace = time.monotonic() + 2.0
@@ -683,6 +719,7 @@ def _load_bare(
     rooms = [f"r{i}" for i in range(max(1, players // opts.room_size))]
     slices = [rooms[i::processes] for i in range(processes)]
     cpu_before = None if server.pid is None else cpu_seconds(server.pid)
+    opts = replace(opts, server_pid=server.pid)
     jobs = [(server.url, part, opts, rate / processes) for part in slices]
     total = merge(_in_processes(_bare_process, jobs))
     cpu_after = None if server.pid is None else cpu_seconds(server.pid)
@@ -699,6 +736,7 @@ def _load_bare(
         "error_count": sum(total.errors.values()) + total.unfinished,
         "unfinished": total.unfinished,
         "server_cpu_percent": _percent(total.server_cpu, total.wall),
+        **playing_cpu(total),
         "server_rss_mb": None if memory is None else memory[0],
         "server_peak_rss_mb": None if memory is None else memory[1],
         "load_cpu_percent": _percent(total.load_cpu, total.wall),
@@ -749,6 +787,7 @@ def run(
     db_dir: str | None = None,
     port: int | None = None,
     bare: bool = True,
+    server_src: str | None = None,
 ) -> dict[str, Any]:
     """Start a server (unless ``url`` names a running one), load it, then (with ``bare``)
     the bare broadcast stack at the same players and rate; return the report.
@@ -760,7 +799,8 @@ def run(
         if url is not None:
             result = _load(Server(url), players, opts, processes)
         else:
-            with server_process(Path(tmp) / "load.db", Path(tmp) / "server.log", port) as server:
+            db, log = Path(tmp) / "load.db", Path(tmp) / "server.log"
+            with server_process(db, log, port, server_src) as server:
                 result = _load(server, players, opts, processes)
         if bare:
             rate = result["actions_per_second"]
@@ -789,6 +829,7 @@ def _load(server: Server, players: int, opts: Options, processes: int) -> dict[s
     slices = [rooms[i::processes] for i in range(processes)]
     cpu_before = None if server.pid is None else cpu_seconds(server.pid)
     machine_before = machine_busy()
+    opts = replace(opts, server_pid=server.pid)
     jobs = [(base, part, spares[i], opts) for i, part in enumerate(slices)]
     total = merge(_in_processes(_play_process, jobs))
     lines = server.log_lines()
@@ -843,6 +884,9 @@ def merge(parts: list[Stats]) -> Stats:
         total.seconds = max(total.seconds, part.seconds)
         total.wall = max(total.wall, part.wall)
         total.load_cpu += part.load_cpu
+        total.play_load_cpu += part.play_load_cpu
+        if part.play_server_cpu is not None:  # every process measured the same server
+            total.play_server_cpu = max(total.play_server_cpu or 0.0, part.play_server_cpu)
         total.table_batches += part.table_batches
         total.tables_batched += part.tables_batched
     return total
@@ -906,12 +950,26 @@ def report(
         "unfinished_picks": stats.unfinished,
         "load_cpu_percent": _percent(stats.load_cpu, stats.wall),
         "server_cpu_percent": _percent(stats.server_cpu, stats.wall),
+        **playing_cpu(stats),
         "server_rss_mb": None if stats.server_memory is None else stats.server_memory[0],
         "server_peak_rss_mb": None if stats.server_memory is None else stats.server_memory[1],
         "machine_busy_percent": None
         if stats.machine_cpu is None
         else round(100 * stats.machine_cpu, 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+
+
+def playing_cpu(stats: Stats) -> dict[str, float | None]:
+    """CPU use while playing (connecting left out): the server's and the load generator's
+    share of one core, and the server's CPU milliseconds per action."""
+    server = stats.play_server_cpu
+    return {
+        "server_cpu_percent_playing": _percent(server, stats.seconds),
+        "server_cpu_ms_per_action": None
+        if server is None or not stats.actions
+        else round(1000 * server / stats.actions, 3),
+        "load_cpu_percent_playing": _percent(stats.play_load_cpu, stats.seconds),
     }
 
 
@@ -950,6 +1008,9 @@ def show(result: dict[str, Any]) -> str:
         f"server log errors: {len(result['server_log_errors'])})",
         f"server warnings     {result['server_log_warnings']} "
         f"{result['server_log_warning_sample']}",
+        f"CPU while playing   server {result['server_cpu_percent_playing']}% of one core "
+        f"({result['server_cpu_ms_per_action']} ms per action), load generator "
+        f"{result['load_cpu_percent_playing']}%",
         f"CPU (% of one core) server {result['server_cpu_percent']}, "
         f"load generator {result['load_cpu_percent']} (connect + play); all cores "
         f"{result['machine_busy_percent']}% busy (anyone's work), "
@@ -972,6 +1033,9 @@ def _show_bare(result: dict[str, Any]) -> list[str]:
         f"bare: action -> all p50 {pick['p50_ms']} ms  p99 {pick['p99_ms']} ms  "
         f"max {pick['max_ms']} ms  (n={pick['count']}); errors {bare['error_count']} "
         f"{bare['errors']}",
+        f"bare: playing       server CPU {bare['server_cpu_percent_playing']}% of one core "
+        f"({bare['server_cpu_ms_per_action']} ms per action), load generator "
+        f"{bare['load_cpu_percent_playing']}%",
         f"bare: server        CPU {bare['server_cpu_percent']}% of one core, "
         f"RSS {bare['server_rss_mb']} MiB (peak {bare['server_peak_rss_mb']}); "
         f"load generator {bare['load_cpu_percent']}%",
@@ -995,6 +1059,10 @@ def main(argv: list[str] | None = None) -> int:
         "--port", type=int, help="port of its own server (the bare stack takes the next one)"
     )
     parser.add_argument("--no-bare", action="store_true", help="skip the bare-stack baseline")
+    parser.add_argument(
+        "--server-src",
+        help="run its own server from this src folder (another checkout: an A/B comparison)",
+    )
     parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
@@ -1019,8 +1087,17 @@ def main(argv: list[str] | None = None) -> int:
     opts.pick_delay = (opts.pick_delay[0] / args.speed, opts.pick_delay[1] / args.speed)
     if args.port is not None and not 1 <= args.port < 65535:
         parser.error(f"--port must be 1-65534, got {args.port!r}")
+    if args.server_src is not None and not (Path(args.server_src) / "setgame").is_dir():
+        parser.error(f"--server-src must be a src folder holding setgame/, got {args.server_src!r}")
     result = run(
-        args.players, opts, args.processes, args.url, args.db_dir, args.port, not args.no_bare
+        args.players,
+        opts,
+        args.processes,
+        args.url,
+        args.db_dir,
+        args.port,
+        not args.no_bare,
+        args.server_src,
     )
     print(json.dumps(result, indent=2) if args.json else show(result))
     errors = result["error_count"] + result.get("bare", {}).get("error_count", 0)

@@ -382,11 +382,15 @@ def test_serve_calls_the_server(setgame: Any, monkeypatch: pytest.MonkeyPatch) -
     assert setgame("serve")[0] == 0
     assert setgame("serve", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db")[0] == 0
     assert setgame("serve", "--create-db")[0] == 0
+    url = "redis://127.0.0.1:6379/0"
+    assert setgame("serve", "--db", "postgresql+asyncpg://h/db", "--redis", url)[0] == 0
     limits = Limits.from_env()
+    base = {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "redis": None}
     assert calls == [
-        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": False},
-        {"host": "0.0.0.0", "port": 9000, "db": "x.db", "limits": limits, "create_db": False},
-        {"host": "127.0.0.1", "port": 8000, "db": None, "limits": limits, "create_db": True},
+        {**base, "create_db": False},
+        {**base, "host": "0.0.0.0", "port": 9000, "db": "x.db", "create_db": False},
+        {**base, "create_db": True},
+        {**base, "db": "postgresql+asyncpg://h/db", "create_db": False, "redis": url},
     ]
     assert_usage_error(setgame("serve", "--port", "70000"), "'70000'")
 

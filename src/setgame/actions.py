@@ -99,12 +99,24 @@ def action_to_dict(action: Action, deck: Deck | None = None) -> dict[str, Any]:
     """The JSON form of an action, cards in the notation of ``deck`` (default: the standard
     deck): ``{"type": "pick", "at": 3.0, ...}``; :meth:`Game.action_dict` uses the game's."""
     data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if f.name == "cards":
+    for name in _field_names(type(action)):
+        value = getattr(action, name)
+        if name == "cards":
             value = card_names(value) if deck is None else deck.names(value)
-        data[f.name] = value
+        data[name] = value
     return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of an action class, in order (``dataclasses.fields`` rebuilds them on every
+    call; a server writes every action it accepts)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def action_from_dict(data: Mapping[str, Any], deck: Deck | None = None) -> Action:

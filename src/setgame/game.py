@@ -279,7 +279,16 @@ class Game:
         }
 
     def view(self, player: str | None = None, now: float | None = None) -> dict[str, Any]:
-        """What ``player`` (or a spectator, ``None``) may see: never the undealt deck or seed."""
+        """What ``player`` (or a spectator, ``None``) may see: never the undealt deck or seed.
+
+        It is :meth:`public_view` with the keys of :meth:`own_view` filled in for ``player``."""
+        view = self.public_view(now)
+        view.update(self.own_view(player))  # the keys exist already: their order stays
+        return view
+
+    def public_view(self, now: float | None = None) -> dict[str, Any]:
+        """The view every viewer shares: a spectator's (``view(None, now)``). A server builds
+        it once per update for all the players of a room, then only :meth:`own_view` per seat."""
         s = self._s
         clock_end = s.ended_at if s.ended_at is not None else now
         view: dict[str, Any] = {
@@ -303,14 +312,22 @@ class Game:
             "clock": None
             if s.started_at is None or clock_end is None
             else round(clock_end - s.started_at, 3),
-            "you": player if player in self.players else None,
+            "you": None,
         }
         if not self.variant.flow.removes_claims:  # puzzle: the viewer's own time penalty
-            you = self.players.get(player) if player is not None else None
-            view["penalty_seconds"] = None if you is None else you.penalty_seconds
+            view["penalty_seconds"] = None
         if s.phase == "match_over":
             view["result"] = self.result()
         return view
+
+    def own_view(self, player: str | None) -> dict[str, Any]:
+        """The keys of the view that differ from one viewer to another, for ``player``: who
+        they are and (puzzle) their own time penalty. Everything else is public."""
+        you = self.players.get(player) if player is not None else None
+        own: dict[str, Any] = {"you": None if you is None else player}
+        if not self.variant.flow.removes_claims:
+            own["penalty_seconds"] = None if you is None else you.penalty_seconds
+        return own
 
     def _player_view(self, p: Player, now: float | None) -> dict[str, Any]:
         until = self._cooldown(p, now)

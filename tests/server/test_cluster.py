@@ -12,9 +12,11 @@ import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
@@ -135,20 +137,22 @@ async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
 @pytest.fixture
 def cluster(cluster_db: str, redis_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
     """Three ``setgame serve --redis`` processes over one PostgreSQL database."""
-    servers: list[LiveServer] = []
+    servers = [LiveServer(cluster_db, tmp_path / f"node{n}.log") for n in range(3)]
+    for n, server in enumerate(servers):
+        server.options = ["--redis", redis_url]
+        server.created = n > 0  # the first creates the tables, then the others start together
     try:
-        for n in range(3):
-            server = LiveServer(cluster_db, tmp_path / f"node{n}.log")
-            server.options = ["--redis", redis_url]
-            server.created = n > 0  # the first creates the tables
-            servers.append(server.start())
+        servers[0].start()
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(LiveServer.start, servers[1:]))
         yield servers
     finally:
         for server in servers:
             if server.proc is not None and server.proc.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(server.proc.pid, signal.SIGCONT)
-            server.stop()
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(LiveServer.stop, servers))
 
 
 class Seen:
@@ -397,3 +401,102 @@ async def test_a_rolling_restart_of_all_three_during_play_loses_nothing(
         assert sum(a["type"] == "pick" for _, a in log) == 4
     finally:
         await close_all(clients)
+
+
+async def test_presence_is_seen_across_processes(cluster: list[LiveServer]) -> None:
+    seen = Seen()
+    _, clients = await seat_three(cluster, seen)
+    try:
+        await play_sets(clients, 1)  # an update after every join was heard everywhere
+        for client in clients:
+            assert client.state is not None
+            assert [p["connected"] for p in client.state["players"]] == [True, True, True]
+        leaver = clients[2].player
+        await clients[2].close()
+        for client in clients[:2]:
+            gone = await client.wait_for(
+                lambda m: m["type"] == "presence" and m["player"] == leaver, 5.0
+            )
+            assert gone["connected"] is False
+    finally:
+        await close_all(clients)
+
+
+async def test_the_public_list_shows_the_rooms_of_every_process(cluster: list[LiveServer]) -> None:
+    rooms = [await create_room(server.url) for server in cluster]  # one owned by each
+    clients = [await Client.connect(s.url, r) for s, r in zip(cluster, rooms, strict=True)]
+    try:
+        for server in cluster:
+            async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
+                for _ in range(50):  # each process shares its list at every lease check
+                    listed = {r["id"] for r in (await http.get("/api/rooms")).json()}
+                    if listed >= set(rooms):
+                        break
+                    await asyncio.sleep(0.1)
+                assert listed >= set(rooms), (server.url, listed, rooms)
+    finally:
+        await close_all(clients)
+
+
+async def test_refusals_and_a_new_game_travel_between_processes(
+    cluster: list[LiveServer],
+) -> None:
+    """The owner's refusal reaches a player on another process as it would on the owner;
+    ``again`` asked from another process starts the new game on every process."""
+    room = await create_room(
+        cluster[0].url, no_set="auto", deck="beginner", rounds="single", pick_seconds=5
+    )
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room)
+        await client.join(name)
+        clients.append(client)
+    try:
+        await clients[2].start()
+        for client in clients:
+            await client.wait_update(lambda s: s["phase"] == "playing")
+        await clients[1].call(version=clients[1].version + 5)  # ahead of the room
+        refused = await clients[1].wait_error()
+        assert refused.code == "stale_version" and "version" in str(refused)
+        await clients[1].send("pick", cards=["1RSD", "9ZZZ", "2RSD"], version=clients[1].version)
+        bad = await clients[1].wait_error()
+        assert bad.code == "bad_card" and "9ZZZ" in str(bad)
+        for turn in range(20):  # the beginner deck: a few sets end the round
+            if clients[0].state is None or clients[0].state["phase"] != "playing":
+                break
+            await play_sets([clients[turn % 3]], 1)
+            await synced(clients)
+        assert {c.state["phase"] for c in clients if c.state} == {"match_over"}
+        first = clients[0].state["game"] if clients[0].state else None
+        await clients[1].again()  # relayed; the new game is read whole by each mirror
+        for client in clients:
+            await client.wait_update(
+                lambda s: s["game"] != first and s["phase"] == "playing", timeout=10.0
+            )
+        await synced(clients)
+        assert len({c.state["game"] for c in clients if c.state}) == 1
+    finally:
+        await close_all(clients)
+
+
+async def test_a_room_nobody_reopens_is_adopted_and_its_bots_play_on(
+    cluster: list[LiveServer], cluster_db: str, redis_url: str
+) -> None:
+    """The owner dies and no player comes back: another process adopts the room from the
+    log (as a restart restores it), its bots play on, and it is swept in time like any."""
+    room = await create_room(cluster[0].url, bots=2, bot_level=5, no_set="auto")
+    ann = await Client.connect(cluster[0].url, room)
+    await ann.join("Ann")
+    await ann.start()
+    await ann.wait_event("set_taken", timeout=15.0)  # the bots are playing
+    old = await lease_of(redis_url, room)
+    cluster[0].kill()
+    await new_owner(redis_url, room, old, timeout=15.0)
+    before = len(await stored_log(cluster_db, room))
+    for _ in range(100):
+        if len(await stored_log(cluster_db, room)) > before:
+            break
+        await asyncio.sleep(0.1)
+    log = await stored_log(cluster_db, room)
+    assert len(log) > before, "the adopted room's bots did not play on"
+    assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))

@@ -37,6 +37,9 @@ def test_load_benchmark_quick_mode_reports_and_has_no_errors() -> None:
     assert report["p50_ratio_to_baseline_ping"] > 0 and report["p50_ratio_to_ping_before_load"] > 0
     assert report["tables_solved_in_batches"] >= report["table_batches"] > 0  # find_sets_batch
     assert report["server_rss_mb"] > 0 and report["server_cpu_percent"] is not None
+    for side in (report, report["bare"]):  # CPU over the play alone, per action
+        assert side["server_cpu_percent_playing"] > 0 and side["server_cpu_ms_per_action"] > 0
+        assert side["load_cpu_percent_playing"] > 0
     bare = report["bare"]  # the baseline: the bare uvicorn broadcast stack, same players and rate
     assert bare["connected"] == 12 and bare["error_count"] == 0
     assert bare["actions"] > 0 and bare["pick_to_all_latency"]["count"] > 0
@@ -48,3 +51,16 @@ def test_load_benchmark_docstring_types_no_figures() -> None:
     """Figures come from runs: the module's docstring must not carry measured numbers."""
     text = LOAD.read_text().split('"""')[1]
     assert not re.search(r"\d+(\.\d+)? ?(ms|actions/s)\b", text), text
+
+
+def test_load_benchmark_refuses_a_server_source_without_setgame(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--quick", "--server-src", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert f"--server-src must be a src folder holding setgame/, got {str(tmp_path)!r}" in (
+        done.stderr
+    )

@@ -4,7 +4,8 @@ Every action on a room goes through :meth:`Room.act`, which holds the room's
 lock, brings the game up to the server clock (an expired pick window is a
 ``Tick``), applies the action, numbers it (the room's ``version``), writes it
 to the database and only then broadcasts an ``update`` to every connection of
-the room, each with its own player's view.
+the room, each with its own player's view (the view they share is built and
+encoded once per update; only each seat's own keys differ: ``fanout.py``).
 
 The game clock is ``time.monotonic()`` plus an offset; a restored room starts
 its clock at the time of its last action, so pick windows keep their meaning.
@@ -27,6 +28,7 @@ from setgame import game as engine
 from setgame.cards import CardError
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
+from setgame.server.fanout import Fanout
 from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
 
 log = logging.getLogger(__name__)
@@ -195,18 +197,29 @@ class Room:
     # --- views ----------------------------------------------------------------------------
 
     def view(self, player: str | None) -> dict[str, Any]:
-        state = self.game.view(player, self.now())
+        state = self.public_view()
+        state.update(self.game.own_view(player))  # the keys exist already: their order stays
+        return state
+
+    def public_view(self) -> dict[str, Any]:
+        """The state every connection of the room shares (a spectator's view), with the
+        room's own keys; :meth:`view` adds a viewer's own keys (``Game.own_view``)."""
+        state = self.game.public_view(self.now())
         state["version"] = self.version
         state["game"] = self.game_id
         state["room"] = self.id
         state["watchers"] = self.watchers()
-        online = {c.player for c in self.conns}
+        online = self.connected()
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
             entry["bot"] = seat.bot_level if seat else None
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
             entry["kind"] = seat_kind(seat)
         return state
+
+    def connected(self) -> set[str | None]:
+        """The players with a connection (on several processes, anywhere: ``cluster/``)."""
+        return {c.player for c in self.conns}
 
     def welcome(self, conn: Connection, since: int | None) -> str:
         return p.encode(
@@ -395,15 +408,20 @@ class Room:
         self._relist()
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
-        cache: dict[str | None, str] = {}
-        for conn in list(self.conns):
-            text = cache.get(conn.player)
-            if text is None:
-                update = p.Update(version=self.version, events=events, state=self.view(conn.player))
-                text = cache[conn.player] = p.encode(update)
-            conn.send(text)
+        """Send the update to every connection: the shared view is built and encoded once,
+        then each seat's own keys are spliced in (``fanout.py``), once per seat."""
+        conns = list(self.conns)
+        if conns:
+            update = p.Update(version=self.version, events=events, state=self.public_view())
+            fanout = Fanout(update, self.game.own_view(None))
+            cache: dict[str | None, str] = {}
+            for conn in conns:
+                text = cache.get(conn.player)
+                if text is None:
+                    text = cache[conn.player] = fanout.text(self.game.own_view(conn.player))
+                conn.send(text)
         # Every view just sent says who is connected: that is now what the room last heard.
-        self._heard_online = {c.player for c in self.conns if c.player is not None}
+        self._heard_online = {p for p in self.connected() if p is not None}
 
     # --- pick-window timer ----------------------------------------------------------------
 

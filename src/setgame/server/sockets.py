@@ -1,8 +1,9 @@
 """The socket layer: rate-limit, parse a typed message, hand it to the room.
 
-Nothing here knows the rules. Each connection has an outgoing queue drained by
-its own task, so a slow client never holds up a room's broadcast; a client too
-far behind is closed (1008) and may reconnect and resync.
+Nothing here knows the rules. A message goes out at once while the socket has
+room; else it waits in the connection's outgoing queue, drained by its own task,
+so a slow client never holds up a room's broadcast; a client too far behind is
+closed (1008) and may reconnect and resync.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from typing import Final
+from collections.abc import Coroutine
+from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -83,8 +85,43 @@ class Lobby:
             del self.waiting[host]
 
 
+SEND_ERRORS: Final = (WebSocketDisconnect, RuntimeError, OSError)
+"""What sending on a websocket the client has left raises."""
+
+
+class _Unfinished:
+    """A send that began at once and had to wait (the socket's buffer was full): the
+    suspended coroutine and the future it waits for, for :meth:`SocketConnection.pump`."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: object) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    async def finish(self) -> None:
+        """Resume the coroutine whenever what it waits for is done, to its end."""
+        try:
+            while True:
+                if isinstance(self.waiting, asyncio.Future):
+                    await asyncio.wait((self.waiting,))
+                else:  # a bare yield (sleep(0)): its task would just run again
+                    await asyncio.sleep(0)
+                self.waiting = self.coro.send(None)
+        except StopIteration:
+            return
+        finally:
+            self.coro.close()
+
+
 class SocketConnection:
-    """One client's websocket, as a room sees it: ``player``, ``send``, ``close``."""
+    """One client's websocket, as a room sees it: ``player``, ``send``, ``close``.
+
+    A message is written at once when nothing is waiting to go out before it: the send
+    coroutine is stepped right here, and it returns without ever suspending while the
+    socket's buffer has room (as a Python 3.12 eager task would run). Otherwise the
+    message waits in an outgoing queue that the connection's own task (:meth:`pump`)
+    drains, so a slow client never holds up a room's broadcast; a client more than
+    :data:`BACKLOG` messages behind is closed (1008) and may reconnect and resync."""
 
     def __init__(self, ws: WebSocket, limits: Limits | None = None) -> None:
         self.ws = ws
@@ -94,32 +131,63 @@ class SocketConnection:
         self.player: str | None = None
         self.greeted = False
         self.closing: int | None = None
-        self._out: asyncio.Queue[str | int] = asyncio.Queue()
+        self._out: asyncio.Queue[str | int | _Unfinished | None] = asyncio.Queue()
+        self._pumping = False  # the pump holds a message it has not finished sending
 
     def send(self, text: str) -> None:
         if self.closing is not None:
             return
-        if self._out.qsize() >= BACKLOG:
-            self.close(p.CLOSE_POLICY)
+        if self._pumping or not self._out.empty():  # keep the order: after the others
+            if self._out.qsize() >= BACKLOG:
+                self.close(p.CLOSE_POLICY)
+                return
+            self._out.put_nowait(text)
             return
-        self._out.put_nowait(text)
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return  # written
+        except SEND_ERRORS:
+            self._gone()
+            return
+        except Exception:  # this runs inside a room's broadcast: the others must still get it
+            log.exception("sending to %s failed; the connection is dropped", self.host)
+            self._gone()
+            return
+        self._out.put_nowait(_Unfinished(coro, waiting))
 
     def close(self, code: int) -> None:
         if self.closing is None:
             self.closing = code
             self._out.put_nowait(code)
 
+    def _gone(self) -> None:
+        """The client has left: stop sending, and end the pump without a close frame."""
+        if self.closing is None:
+            self.closing = 1006
+            self._out.put_nowait(None)
+
     async def pump(self) -> None:
-        """Send queued messages in order; a close code ends the connection."""
+        """Send queued messages in order; a close code (or None: gone) ends the connection."""
         try:
             while True:
                 item = await self._out.get()
+                if item is None:
+                    return
                 if isinstance(item, int):
                     await self.ws.close(item)
                     return
-                await self.ws.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
+                self._pumping = True
+                if isinstance(item, _Unfinished):
+                    await item.finish()
+                else:
+                    await self.ws.send_text(item)
+                self._pumping = False
+        except SEND_ERRORS:
             self.closing = self.closing or 1006
+        finally:
+            self._pumping = False
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:

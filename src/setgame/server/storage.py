@@ -853,8 +853,12 @@ def _game_row(r: Any) -> GameRow:
     return GameRow(r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished)
 
 
+_JSON: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+"""The stored JSON form (``json.dumps`` with these options builds such an encoder per call)."""
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return _JSON.encode(value)
 
 
 def _engine_options(url: str) -> dict[str, Any]:

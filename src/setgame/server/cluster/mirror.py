@@ -11,6 +11,7 @@ game) is filled from the database, where the owner committed before it published
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,19 @@ class MirrorRoom(Room):
         self.node = node
         self.owner: str | None = None
         self._joining: dict[str, tuple[Connection, str]] = {}  # token hash -> (conn, token)
-        self._seen_here: set[str] = set()  # players who had a connection on this process
+        self.elsewhere: set[str] = set()  # players connected, as the owner last said
+
+    def connected(self) -> set[str | None]:
+        return super().connected() | self.elsewhere
+
+    def _online(self, player: str | None) -> bool:
+        return super()._online(player) or player in self.elsewhere
+
+    def elsewhere_online(self, players: list[str]) -> None:
+        """The owner's word on who is connected anywhere: presence messages follow."""
+        before, self.elsewhere = self.elsewhere, set(players)
+        for player in before ^ self.elsewhere:
+            self._presence(player, player in self.elsewhere)
 
     # --- what the owner does, not a mirror ------------------------------------------------
 
@@ -40,12 +53,30 @@ class MirrorRoom(Room):
         """The owner ends pick windows (its ``tick`` comes as an action like any other)."""
 
     async def _set_away(self, player: str, away: bool) -> None:
-        """Tell the owner that the player's connections on this process came or went: the
-        owner counts a player away only when no process has them connected."""
-        if self.broken or (away and player not in self._seen_here):
-            return
-        self._seen_here.add(player)
-        await self.node.relay(self, "away", player=player, away=away)
+        """The owner decides who is away, from every process's connections (``here``)."""
+
+    def attach(self, conn: Connection) -> None:
+        here = self._here(conn.player)
+        super().attach(conn)
+        if conn.player is not None and not here:
+            self._tell_owner(conn.player, True)
+
+    def detach(self, conn: Connection) -> None:
+        was = conn in self.conns
+        super().detach(conn)
+        if was and conn.player is not None and not self._here(conn.player):
+            self._tell_owner(conn.player, False)
+
+    def _here(self, player: str | None) -> bool:
+        return player is not None and any(c.player == player for c in self.conns)
+
+    def _tell_owner(self, player: str, connected: bool) -> None:
+        """A player's first connection on this process came, or its last one went."""
+        self._spawn(self._relay_here(player, connected))
+
+    async def _relay_here(self, player: str, connected: bool) -> None:
+        with contextlib.suppress(engine.GameError):  # the owner is changing: it will hear
+            await self.node.relay(self, "here", player=player, connected=connected)
 
     # --- requests: relayed to the owner ---------------------------------------------------
 
@@ -136,8 +167,8 @@ class MirrorRoom(Room):
             conn, token = waiting
             conn.player = action.player
             conn.send(p.encode(p.Joined(player=action.player, token=token)))
-            self._seen_here.add(action.player)
             self._presence(action.player, True)
+            self._tell_owner(action.player, True)
 
     def _delivered(self, events: list[dict[str, Any]]) -> None:
         self.last_active = time.monotonic()

@@ -19,9 +19,11 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+import sqlalchemy as sa
 
 from setgame import game as engine
 from setgame.server import protocol as p
@@ -29,17 +31,27 @@ from setgame.server.cluster.lease import (
     LEASE_MS,
     RENEW_SECONDS,
     Leases,
+    _text,
     process_channel,
     room_channel,
 )
 from setgame.server.cluster.mirror import MirrorRoom
 from setgame.server.limits import Limits
-from setgame.server.registry import Rooms
+from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
-from setgame.server.storage import Storage
+from setgame.server.storage import RoomRecord, Storage, games
 
 log = logging.getLogger(__name__)
 
+LISTED_KEY: Final = "setgame:listed"
+"""A Redis hash: process -> its public rooms (JSON), for every process's ``GET /api/rooms``."""
+LISTED_STALE: Final = 10.0
+"""Seconds after which a process's entry there is ignored (it stopped writing: gone)."""
+ADOPT_KEY: Final = "setgame:adopting"
+ADOPT_SECONDS: Final = 3.0
+"""How often one process (whichever takes ``ADOPT_KEY`` first) looks for rooms with a game
+in progress that no process owns (their owner died and nobody reopened them)."""
+ADOPT_BATCH: Final = 200
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
 CLOSE_MOVED: Final = 1012
@@ -54,9 +66,18 @@ class OwnedRoom(Room):
     def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage) -> None:
         super().__init__(rid, settings, storage)
         self.remote: dict[str, set[str]] = {}  # player -> processes that have them online
+        self.on_online: Callable[[OwnedRoom], None] | None = None  # who is connected changed
 
     def _online(self, player: str | None) -> bool:
         return super()._online(player) or bool(player and self.remote.get(player))
+
+    def connected(self) -> set[str | None]:
+        return super().connected() | set(self.remote)
+
+    def _presence(self, player: str, connected: bool) -> None:
+        super()._presence(player, connected)
+        if self.on_online is not None:
+            self.on_online(self)
 
     def idle(self, now: float, after: float = 7200.0) -> bool:
         return not self.remote and super().idle(now, after)
@@ -96,6 +117,17 @@ class ClusterRooms(Rooms):
             return
         super()._add(room)
         room.on_change.append(self.node.published)
+        if isinstance(room, OwnedRoom):
+            room.on_online = self.node.tell_online
+
+    def public(self) -> list[dict[str, Any]]:
+        """The public list of every process: this one's rooms now, the others' as they
+        last wrote them to Redis (each process every lease check, so within a second)."""
+        mine = super().public()
+        merged = {room["id"]: room for room in self.node.listed_elsewhere}
+        merged.update((room["id"], room) for room in mine)
+        newest = sorted(merged.values(), key=lambda r: r.get("created", 0.0), reverse=True)
+        return [{k: v for k, v in r.items() if k != "created"} for r in newest[:PUBLIC_LIST]]
 
     async def close_abandoned(self, now: float | None = None) -> list[str]:
         """Mirrors nobody here has open leave memory (the owner keeps the game); owned
@@ -129,9 +161,12 @@ class Node:
         self._tasks: list[asyncio.Task[Any]] = []
         self._handlers: set[asyncio.Task[Any]] = set()
         self._renewed = time.monotonic()
+        self.listed_elsewhere: list[dict[str, Any]] = []
+        self._adopted_at = time.monotonic()
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
+        await self._share_list()  # known alive before any player of it is relayed
         for coro, name in (
             (self._listen(), "cluster-listen"),
             (self._publish(), "cluster-publish"),
@@ -143,6 +178,8 @@ class Node:
     async def close(self) -> None:
         """Let every room this process owns go at once (a graceful stop): the others take
         them over without waiting for the leases to run out."""
+        with contextlib.suppress(Exception):
+            await self.client.hdel(LISTED_KEY, self.me)
         for rid, room in list(self.rooms.rooms.items()):
             if isinstance(room, OwnedRoom):
                 await self.leases.release(rid)
@@ -198,8 +235,9 @@ class Node:
         self._buffer[rid] = []
         await self.pubsub.subscribe(room_channel(rid))
         try:
-            record = await self.storage.room_record(rid)
+            record = await snapshot(self.storage, rid)
             if record is None:
+                await self.pubsub.unsubscribe(room_channel(rid))
                 return None
             room = MirrorRoom(rid, p.RoomSettings(**record.settings), self.storage, self)
             room.owner = owner
@@ -254,6 +292,11 @@ class Node:
             }
         self._send(room_channel(rid), message)
 
+    def tell_online(self, room: OwnedRoom) -> None:
+        """Who is connected, on any process: the mirrors show it in their views."""
+        online = sorted(p for p in room.connected() if p is not None)
+        self._send(room_channel(room.id), {"k": "online", "room": room.id, "players": online})
+
     async def _answer(self, request: dict[str, Any]) -> None:
         error: dict[str, str] | None = None
         room = self.rooms.rooms.get(str(request.get("room")))
@@ -299,9 +342,12 @@ class Node:
         if message["k"] in ("gone", "owner"):
             room.owner = message.get("owner")
             return
+        if message["k"] == "online":
+            room.elsewhere_online([str(p) for p in message.get("players", [])])
+            return
         if message["k"] == "act" and room.apply(message):
             return
-        record = await self.storage.room_record(room.id)
+        record = await snapshot(self.storage, room.id)
         if record is not None and not room.broken:
             room.resync(record)
 
@@ -370,7 +416,7 @@ class Node:
 
     async def _check(self) -> None:
         """Renew this process's leases; drop the rooms whose lease is lost; take over the
-        mirrored rooms whose owner is gone."""
+        mirrored rooms whose owner is gone; share the public list."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
         kept = await self.leases.renew([r.id for r in owned])
         self._renewed = time.monotonic()
@@ -386,6 +432,59 @@ class Node:
                 await self.drop(mirror)
                 async with self.rooms._loading:
                     await self._take_over(mirror.id)
+        try:
+            await self._share_list()
+            if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
+                self._adopted_at = time.monotonic()
+                await self._adopt()
+        except Exception:  # the list and adoptions may lag; the leases above must not
+            log.exception("cluster: cannot share the public list or adopt rooms")
+
+    async def _adopt(self) -> None:
+        """Take over the rooms with a game in progress that nobody owns: their games go on
+        (bots play, pick windows end) and they are swept like any room once abandoned, as
+        one process restores every room in progress at its start."""
+        if not await self.client.set(ADOPT_KEY, self.me, nx=True, px=int(ADOPT_SECONDS * 900)):
+            return  # another process looks this time
+        query = (
+            sa.select(games.c.room).where(games.c.status == "playing").distinct()
+            .limit(ADOPT_BATCH)
+        )
+        async with self.storage.reading() as conn:
+            candidates = [str(r) for r in (await conn.execute(query)).scalars()]
+        candidates = [r for r in candidates if r not in self.rooms.rooms]
+        owners = await self.leases.owners(candidates)
+        for rid, owner in zip(candidates, owners, strict=True):
+            if owner is None and len(self.rooms.rooms) < self.rooms.limits.room_cap:
+                async with self.rooms._loading:
+                    if rid not in self.rooms.rooms and await self.leases.acquire(rid):
+                        await self._take_over(rid)
+
+    async def _share_list(self) -> None:
+        """Write this process's public rooms to Redis; read the other processes'."""
+        rooms = [r.summary() | {"created": r.created} for r in self.rooms.listed.values()]
+        rooms.sort(key=lambda r: r["created"], reverse=True)
+        entry = json.dumps({"at": time.time(), "rooms": rooms[:PUBLIC_LIST]})
+        await self.client.hset(LISTED_KEY, self.me, entry)
+        found: list[dict[str, Any]] = []
+        alive = {self.me}
+        for process, raw in (await self.client.hgetall(LISTED_KEY)).items():
+            data = json.loads(raw)
+            if time.time() - float(data["at"]) > LISTED_STALE:
+                await self.client.hdel(LISTED_KEY, process)  # a process that went away
+            elif _text(process) != self.me:
+                found.extend(data["rooms"])
+                alive.add(_text(process))
+        self.listed_elsewhere = found
+        self._forget_gone(alive)
+
+    def _forget_gone(self, alive: set[str]) -> None:
+        """Players connected through a process that went away (killed: it said nothing)
+        are no longer connected: away after the grace, and the room may idle out."""
+        for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
+            for player, where in list(room.remote.items()):
+                for process in where - alive:
+                    _here(room, player, process, False)
 
     async def _drop_owned(self) -> None:
         for room in [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]:
@@ -402,10 +501,8 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         await room._seat(
             str(request["name"]), request["token_hash"], None, None, client, request["account"]
         )
-    elif op == "away":
-        _presence(room, str(player), str(request["from"]), bool(request["away"]))
-        if not room._online(str(player)) or not request["away"]:
-            await room._set_away(str(player), bool(request["away"]))
+    elif op == "here":
+        _here(room, str(player), str(request["from"]), bool(request["connected"]))
     elif op == "again":
         await room.new_game(requested_by=player)
     elif op == "leave":
@@ -431,11 +528,34 @@ async def _play(room: OwnedRoom, op: str, player: str, request: dict[str, Any]) 
         raise engine.GameError("unknown_type", f"unknown relayed request {op!r}")
 
 
-def _presence(room: OwnedRoom, player: str, process: str, away: bool) -> None:
+def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
+    """A player's connections on another process came or went: as ``Room.attach`` and
+    ``Room.detach`` for this process's own (presence, and away after the grace)."""
     where = room.remote.setdefault(player, set())
-    (where.discard if away else where.add)(process)
+    (where.add if connected else where.discard)(process)
     if not where:
         del room.remote[player]
+    room._presence(player, room._online(player))
+    if connected:
+        room._spawn(room._set_away(player, False))
+    elif not room._online(player):
+        room._spawn(room._away_after_grace(player))
+
+
+async def snapshot(storage: Storage, rid: str) -> RoomRecord | None:
+    """The room as stored, read in one snapshot (REPEATABLE READ): the owner may be
+    committing meanwhile, and a record whose seats, actions and version were read at
+    different moments would make a mirror that disagrees with it."""
+    query = (
+        games.select().where(games.c.room == rid).order_by(games.c.created.desc(), games.c.id)
+        .limit(1)
+    )
+    async with storage.reading() as conn:
+        snap = await conn.execution_options(isolation_level="REPEATABLE READ")
+        async with snap.begin():
+            row = (await snap.execute(query)).first()
+            game = None if row is None else storage._game(row)
+            return None if game is None else await storage._record(snap, game)
 
 
 async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
