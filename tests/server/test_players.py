@@ -423,3 +423,28 @@ def test_r_own_streak_counts_days_in_a_row_ending_today_or_yesterday() -> None:
     assert streak(["2026-03-09", "2026-03-08"], day) == 2  # today not played yet: still on
     assert streak(["2026-03-08", "2026-03-07"], day) == 0  # yesterday missed: broken
     assert streak(["2026-03-10", "2026-03-08"], day) == 1
+
+
+def test_a_solo_game_that_ended_unrecorded_is_recorded_at_the_next_start(
+    client: TestClient,
+) -> None:
+    """The server stopped between the end and the record: catch_up rebuilds the solo game from
+    its stored log (as for multiplayer games); a second catch_up finds nothing."""
+    from setgame.server.account_tables import solo_games
+    from setgame.server.registry import Rooms
+
+    claim(client, "Ann")
+    seconds = _solo(client, "Ann", deck="beginner")["result"]["solo"]["seconds"]
+    assert len(_board(client, "solo-beginner", 1)) == 1
+    storage: Storage = client.app.state.accounts.storage  # type: ignore[attr-defined]
+
+    async def forget_and_catch_up() -> tuple[int, int]:
+        await storage.write((solo_games.delete(), {}))  # as if never recorded
+        keeper = RatingKeeper(Rooms(storage), storage)
+        return await keeper.catch_up(), await keeper.catch_up()
+
+    first, second = client.portal.call(forget_and_catch_up)  # type: ignore[union-attr]
+    assert (first, second) == (1, 0)
+    assert _board(client, "solo-beginner", 1) == [
+        {"name": "Ann", "seconds": round(seconds, 3), "games": 1}
+    ]

@@ -135,16 +135,20 @@ class SoloResult:
 def solo_of(room: Room) -> SoloResult | None:
     """The finished solo game of ``room`` when a board takes it: classic on any deck, or the
     daily puzzle (its ``day``); None otherwise (practice, other variants, no time)."""
-    game, settings = room.game, room.game.settings
+    return _solo(room.game, room.game_id, room.id)
+
+
+def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
+    settings = game.settings
     daily = settings.variant == "puzzle" and bool(settings.day)
     if settings.mode != "solo" or not game.order or (settings.variant != "classic" and not daily):
         return None
     figures = game.result().get("solo") or {}
-    if figures.get("seconds") is None:
+    if game.phase != "match_over" or figures.get("seconds") is None:
         return None
     player = game.players[game.order[0]]
     return SoloResult(
-        room.game_id, room.id, player.id, settings.variant, settings.deck,
+        game_id, room_id, player.id, settings.variant, settings.deck,
         settings.day if daily else None, float(figures["seconds"]), player.sets, player.wrong,
     )
 
@@ -210,12 +214,16 @@ class RatingKeeper:
                             account_seats.c.player == solo.player,
                         )
                     )
+                    ended = await conn.scalar(
+                        sa.select(games.c.finished).where(games.c.id == solo.game)
+                    )
                 if account is None:
                     return
                 row = {
                     "game": solo.game, "account": account, "variant": solo.variant,
                     "deck": solo.deck, "day": solo.day, "seconds": solo.seconds,
-                    "sets": solo.sets, "wrong": solo.wrong, "finished": time.time(),
+                    "sets": solo.sets, "wrong": solo.wrong,
+                    "finished": ended if ended is not None else time.time(),  # as the game says
                 }
                 await self.storage.write((solo_games.insert().values(row), {}))
             except (sa.exc.IntegrityError, sqlite3.IntegrityError):
@@ -224,18 +232,30 @@ class RatingKeeper:
                 log.error("solo game %s cannot be recorded: %s", solo.game, exc)
 
     async def catch_up(self, within: float = CATCH_UP_SECONDS) -> int:
-        """Record the games that ended within ``within`` seconds with a signed-in player and
-        no record (the server stopped between a game's end and its record): rebuilt from
-        the stored log. Returns how many were recorded; an unreadable game is skipped."""
+        """Record the games (multiplayer, and the solo ones a board takes) that ended within
+        ``within`` seconds with a signed-in player and no record (the server stopped between a
+        game's end and its record): rebuilt from the stored log. Returns how many were
+        recorded; an unreadable game is skipped."""
+        recent = sa.and_(
+            games.c.status == "finished",
+            games.c.finished >= time.time() - within,
+            sa.exists().where(account_seats.c.room == games.c.room),
+        )
+        multi = sa.and_(  # settings are stored compact, keys sorted
+            games.c.settings.like('%"mode":"multi"%'),
+            ~sa.exists().where(player_games.c.game == games.c.id),
+        )
+        solo = sa.and_(  # the games _solo takes: classic, or a daily puzzle (a day set)
+            games.c.settings.like('%"mode":"solo"%'),
+            sa.or_(
+                games.c.settings.like('%"variant":"classic"%'),
+                games.c.settings.like('%"day":"2%'),
+            ),
+            ~sa.exists().where(solo_games.c.game == games.c.id),
+        )
         unrecorded = (
             sa.select(games.c.id, games.c.room)
-            .where(
-                games.c.status == "finished",
-                games.c.finished >= time.time() - within,
-                games.c.settings.like('%"mode":"multi"%'),  # stored compact, keys sorted
-                sa.exists().where(account_seats.c.room == games.c.room),
-                ~sa.exists().where(player_games.c.game == games.c.id),
-            )
+            .where(recent, sa.or_(multi, solo))
             .limit(CATCH_UP_BATCH)
         )
         try:
@@ -251,12 +271,14 @@ class RatingKeeper:
             except (StorageError, engine.GameError, ValueError, KeyError) as exc:
                 log.error("game %s cannot be recorded after a restart: %s", game_id, exc)
                 continue
-            if outcome is not None:
+            if isinstance(outcome, SoloResult):
+                await self.record_solo(outcome)
+            elif outcome is not None:
                 await self.record(outcome)
-                done += 1
+            done += outcome is not None
         return done
 
-    async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | None:
+    async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | SoloResult | None:
         row = await self.storage.game(game_id)
         if row is None:
             return None
@@ -266,6 +288,8 @@ class RatingKeeper:
         game = engine.Game(settings, row.seed)
         for action in await self.storage.actions(game_id):
             game.apply(game.parse_action(action.action))
+        if settings.mode == "solo":
+            return _solo(game, game_id, room_id)
         bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}
         return _outcome(game, game_id, room_id, bots, row.settings.get("rated"))
 
