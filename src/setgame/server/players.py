@@ -13,6 +13,10 @@ stored log (:meth:`RatingKeeper.catch_up`). This project's own rules, not the ru
 A player who leaves a match before its end is placed below everyone still there (the engine
 forgets a leaver without points, ``docs/events.md``; the rating must not, or leaving would
 dodge every loss); a guest who played and left keeps the game unrated.
+
+A finished solo game of a signed-in player is recorded too when a board takes it (classic on
+any deck, or the daily puzzle): its time (penalty seconds included), sets and wrong calls, for
+the boards ``solo-full``, ``solo-beginner``, ``daily`` and the profile's solo figures.
 """
 
 from __future__ import annotations
