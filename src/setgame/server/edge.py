@@ -161,8 +161,11 @@ class Doorman:
             self.bites("connect_rate", f"{host} opens connections too fast")
             return False
         held = self.open.setdefault(host, weakref.WeakSet())
-        count = sum(1 for t in held if not t.is_closing())
-        if count >= self.limits.connections_per_client:
+        limit = self.limits.connections_per_client
+        # Count the live ones only when the set (closing ones included) could reach the limit:
+        # scanning every connection of a busy address on each new one was 4-5% of server time.
+        count = len(held) if len(held) < limit else sum(1 for t in held if not t.is_closing())
+        if count >= limit:
             self.bites("connections_per_client", f"{host} holds {count} connections")
             return False
         held.add(transport)
