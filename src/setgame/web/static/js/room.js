@@ -574,7 +574,6 @@ const handlers = {
     if (!player) return;
     player.connected = msg.connected;
     renderScores($("#scores"), state, you);
-    renderAgain();
   },
   hint(msg) {
     hintCards = msg.cards || [];
