@@ -87,6 +87,10 @@ class Rooms:
         """A room object (a cluster's rooms are of their own kind: ``cluster/``)."""
         return Room(rid, settings, self.storage)
 
+    async def _admit(self, rid: str, client: str) -> None:
+        """Before a new room is claimed: a cluster counts it against the caps of every
+        process here (``cluster/quota.py``); one process has counted it in ``by_client``."""
+
     async def _claim(self, rid: str) -> None:
         """Before a new room is first written: a cluster takes its ownership here."""
 
@@ -108,6 +112,7 @@ class Rooms:
         room.creator = client
         self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
         try:
+            await self._admit(room.id, client)
             await self._claim(room.id)
             room.created = await self.storage.create_room(
                 room.id, p.settings_dict(settings), settings.public

@@ -36,6 +36,7 @@ from setgame.server.cluster.lease import (
     room_channel,
 )
 from setgame.server.cluster.mirror import MirrorRoom
+from setgame.server.cluster.quota import Quota
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
@@ -91,8 +92,16 @@ class ClusterRooms(Rooms):
     def _make(self, rid: str, settings: p.RoomSettings) -> Room:
         return OwnedRoom(rid, settings, self.storage)
 
+    async def _admit(self, rid: str, client: str) -> None:
+        await self.node.quota.admit(rid, client)  # the caps of all processes together
+
     async def _claim(self, rid: str) -> None:
         await self.node.own(rid)
+
+    def _forget_creator(self, room: Room) -> None:
+        super()._forget_creator(room)
+        if isinstance(room, OwnedRoom):  # a mirror's room still counts: its owner has it
+            self.node.quota.release(room.id, room.creator)
 
     async def load(self, rid: str) -> Room | None:
         room = self.get(rid)
@@ -152,6 +161,7 @@ class Node:
         self.client = client
         self.me = f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.leases = Leases(client, self.me)
+        self.quota = Quota(client, rooms.limits)
         self.pubsub: Any = client.pubsub()
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -184,8 +194,11 @@ class Node:
             if isinstance(room, OwnedRoom):
                 await self.leases.release(rid)
                 self._send(room_channel(rid), {"k": "gone", "room": rid})
+                self.quota.release(rid, room.creator)  # its taker counts it server-wide
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._drain(), 2.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.quota.drain(), 2.0)
         for task in self._tasks + list(self._handlers):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -433,6 +446,7 @@ class Node:
                 async with self.rooms._loading:
                     await self._take_over(mirror.id)
         try:
+            await self.quota.refresh((r.id, r.creator) for r in owned if r.id in self.rooms.rooms)
             await self._share_list()
             if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
                 self._adopted_at = time.monotonic()

@@ -1,0 +1,146 @@
+"""The per-address room caps of a cluster, kept in Redis so that N processes do not
+multiply them (``docs/cluster.md``, "Caps across processes").
+
+Every live room is a member of the sorted set ``setgame:quota:rooms`` and, while its creator
+is known, of ``setgame:quota:rooms:<address>``; a member's score is the Redis time (ms) at
+which it stops counting. The owner of a room pushes that time ``QUOTA_MS`` ahead at each
+lease check, and takes the room out when it leaves memory; a process that dies stops
+pushing, so its rooms stop counting within ``QUOTA_MS`` (the process that takes them over
+counts them again, server-wide). Creating a room checks the server-wide cap
+(``room_cap``), the address's open rooms (``rooms_per_client``) and its creation rate
+(``rooms_per_minute``, ``rooms_burst``: a token bucket in a Redis hash) in one Lua script,
+so two processes cannot both admit the last room. Seats and joins per address need nothing
+here: every join of a room is done by its owner (a mirror relays it), whose
+``JoinBounds`` therefore see all of them.
+
+Redis failing while a room is created refuses it (503 ``quota_unavailable``): a cluster
+cannot create a room without Redis anyway (its lease is taken there)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+
+from setgame.server.limits import Limits
+from setgame.server.registry import RoomLimit
+
+log = logging.getLogger(__name__)
+
+QUOTA_MS: Final = 10_000
+"""A room stops counting this long after its owner last said it lives (a dead owner)."""
+RATE_KEY_MS: Final = 86_400_000
+"""A creation-rate bucket left alone this long is forgotten (it would be full again)."""
+ALL_KEY: Final = "setgame:quota:rooms"
+
+_ADMIT: Final = """
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('zremrangebyscore', KEYS[1], '-inf', now)
+redis.call('zremrangebyscore', KEYS[2], '-inf', now)
+local total = redis.call('zcard', KEYS[1])
+if total >= tonumber(ARGV[2]) then return {1, total} end
+local mine = redis.call('zcard', KEYS[2])
+if mine >= tonumber(ARGV[3]) then return {2, mine} end
+local rate, burst = tonumber(ARGV[4]), tonumber(ARGV[5])
+local b = redis.call('hmget', KEYS[3], 'tokens', 'stamp')
+local tokens, stamp = tonumber(b[1]) or burst, tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+if tokens < 1 then return {3, mine} end
+redis.call('hset', KEYS[3], 'tokens', tostring(tokens - 1), 'stamp', tostring(now))
+redis.call('pexpire', KEYS[3], ARGV[7])
+local live = now + tonumber(ARGV[6])
+redis.call('zadd', KEYS[1], live, ARGV[1])
+redis.call('zadd', KEYS[2], live, ARGV[1])
+redis.call('pexpire', KEYS[2], ARGV[6])
+return {0, mine + 1}
+"""
+# ARGV: ttl, then (room, its address key or '') pairs. The address keys are built by the
+# caller (rooms_key) and passed as arguments: one Redis, not a Redis Cluster.
+_REFRESH: Final = """
+local t = redis.call('time')
+local live = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV, 2 do
+  redis.call('zadd', KEYS[1], live, ARGV[i])
+  if ARGV[i + 1] ~= '' then
+    redis.call('zadd', ARGV[i + 1], 'XX', live, ARGV[i])
+    redis.call('pexpire', ARGV[i + 1], ARGV[1])
+  end
+end
+return 0
+"""
+
+
+def rooms_key(address: str) -> str:
+    return f"{ALL_KEY}:{address}"
+
+
+def rate_key(address: str) -> str:
+    return f"setgame:quota:rate:{address}"
+
+
+class Quota:
+    """The cluster's caps over one Redis client, with ``limits``."""
+
+    def __init__(self, client: aioredis.Redis, limits: Limits) -> None:
+        self.client, self.limits = client, limits
+        self._admit: Any = client.register_script(_ADMIT)
+        self._refresh: Any = client.register_script(_REFRESH)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def admit(self, room: str, address: str) -> None:
+        """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap."""
+        cap = self.limits
+        args = [room, cap.room_cap, cap.rooms_per_client, cap.rooms_per_minute / 60_000,
+                cap.rooms_burst, QUOTA_MS, RATE_KEY_MS]
+        keys = [ALL_KEY, rooms_key(address), rate_key(address)]
+        try:
+            verdict, count = (int(v) for v in await self._admit(keys=keys, args=args))
+        except Exception as exc:  # any Redis failure: refuse the room, keep serving
+            log.error("cluster: room caps cannot be checked: %s", exc)
+            raise RoomLimit(
+                "quota_unavailable", 503, "the server cannot count rooms now: try later"
+            ) from None
+        if verdict == 1:
+            raise RoomLimit("server_full", 503, f"the server holds {count} rooms: try later")
+        if verdict == 2:
+            raise RoomLimit(
+                "too_many_rooms", 429,
+                f"your address has {count} open rooms (at most {cap.rooms_per_client}): "
+                "play in one of them, or wait until one closes",
+            )
+        if verdict == 3:
+            raise RoomLimit("rate_limited", 429, "too many rooms created from this address: wait")
+
+    async def refresh(self, rooms: Iterable[tuple[str, str | None]]) -> None:
+        """The owner's rooms (id, creator address or None) go on counting for ``QUOTA_MS``."""
+        args: list[Any] = [QUOTA_MS]
+        for rid, address in rooms:
+            args += [rid, rooms_key(address) if address else ""]
+        if len(args) > 1:
+            await self._refresh(keys=[ALL_KEY], args=args)
+
+    def release(self, room: str, address: str | None) -> None:
+        """``room`` left memory: it stops counting now (in the background; should Redis
+        fail, it stops counting within ``QUOTA_MS`` all the same)."""
+        task = asyncio.create_task(self._release(room, address))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _release(self, room: str, address: str | None) -> None:
+        try:
+            async with self.client.pipeline(transaction=True) as pipe:
+                pipe.zrem(ALL_KEY, room)
+                if address:
+                    pipe.zrem(rooms_key(address), room)
+                await pipe.execute()
+        except Exception as exc:
+            log.warning("cluster: room %s not uncounted now (%s): it expires", room, exc)
+
+    async def drain(self) -> None:
+        """Wait for the releases under way (a graceful stop, and tests)."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,111 @@
+"""The per-address room caps hold across the processes of a cluster (``docs/cluster.md``,
+"Caps across processes"): two ``setgame serve --redis`` processes, one client address."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import redis.asyncio as aioredis
+
+from conftest import LiveServer
+from server.test_cluster import cluster_db  # noqa: F401 (a fixture)
+from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, rooms_key
+
+CAPS = {"SETGAME_ROOMS_PER_CLIENT": "2"}
+
+
+@contextlib.asynccontextmanager
+async def two(
+    db: str, redis_url: str, tmp_path: Path, **env: str
+) -> AsyncIterator[list[LiveServer]]:
+    client = aioredis.from_url(redis_url)  # the Redis of the session: no other test's counts
+    try:
+        await client.delete(*[key async for key in client.scan_iter("setgame:quota:*")], ALL_KEY)
+    finally:
+        await client.aclose()
+    servers = [LiveServer(db, tmp_path / f"caps{n}.log", env=CAPS | env) for n in range(2)]
+    for n, server in enumerate(servers):
+        server.options = ["--redis", redis_url]
+        server.created = n > 0
+    try:
+        for server in servers:
+            await asyncio.to_thread(server.start)
+        yield servers
+    finally:
+        for server in servers:
+            await asyncio.to_thread(server.stop)
+
+
+async def post(server: str) -> httpx.Response:
+    async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+        return await http.post(server + "/api/rooms", json={"mode": "multi"})
+
+
+async def counted(redis_url: str) -> tuple[int, int]:
+    """Rooms counting server-wide, and for the test's address (127.0.0.1)."""
+    client = aioredis.from_url(redis_url)
+    try:
+        now = (await client.time())[0] * 1000
+        total = await client.zcount(ALL_KEY, now, "+inf")
+        mine = await client.zcount(rooms_key("127.0.0.1"), now, "+inf")
+        return int(total), int(mine)
+    finally:
+        await client.aclose()
+
+
+async def created_within(server: str, seconds: float) -> float:
+    """Seconds until ``server`` creates a room again (fails after ``seconds``)."""
+    start = time.monotonic()
+    while True:
+        response = await post(server)
+        if response.status_code == 201:
+            return time.monotonic() - start
+        assert response.json()["code"] == "too_many_rooms", response.text
+        assert time.monotonic() - start < seconds, "the address never got its room back"
+        await asyncio.sleep(0.25)
+
+
+async def test_rooms_per_address_hold_across_two_processes(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    async with two(cluster_db, redis_url, tmp_path) as (a, b):
+        assert (await post(a)).status_code == 201
+        assert (await post(b)).status_code == 201  # each process alone holds one room
+        for server in (a, b):
+            refused = await post(server)
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["code"] == "too_many_rooms"
+            assert "2 open rooms (at most 2)" in refused.json()["message"]
+        assert await counted(redis_url) == (2, 2)
+
+
+async def test_a_closed_room_gives_its_address_a_room_back(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    fast = {"SETGAME_ABANDON_SECONDS": "3", "SETGAME_SWEEP_SECONDS": "0.25"}
+    async with two(cluster_db, redis_url, tmp_path, **fast) as (a, b):
+        assert (await post(a)).status_code == 201
+        assert (await post(b)).status_code == 201
+        assert (await post(a)).json()["code"] == "too_many_rooms"
+        # the sweep closes both (nobody opened them): counted out at once, not expired
+        waited = await created_within(a, 3 + QUOTA_MS / 1000)
+        assert waited < QUOTA_MS / 1000, waited
+
+
+async def test_a_killed_process_rooms_stop_counting_for_its_address(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    async with two(cluster_db, redis_url, tmp_path) as (a, b):
+        assert (await post(a)).status_code == 201
+        assert (await post(a)).status_code == 201
+        assert (await post(b)).json()["code"] == "too_many_rooms"
+        a.kill()  # kill -9: nothing uncounted, the counts expire
+        waited = await created_within(b, QUOTA_MS / 1000 + 10)
+        assert waited > 1.0  # not at once: the dead process's rooms counted until they expired
+        _, mine = await counted(redis_url)
+        assert mine == 1  # only the new room; the killed rooms (adopted or not) no longer
