@@ -10,11 +10,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
+import pytest
 import redis.asyncio as aioredis
 
-from conftest import LiveServer
+from conftest import LiveServer, free_port
 from server.test_cluster import cluster_db  # noqa: F401 (a fixture)
-from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, rooms_key
+from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, Quota, rooms_key
+from setgame.server.limits import Limits
+from setgame.server.registry import RoomLimit
 
 CAPS = {"SETGAME_ROOMS_PER_CLIENT": "2"}
 
@@ -109,3 +112,46 @@ async def test_a_killed_process_rooms_stop_counting_for_its_address(
         assert waited > 1.0  # not at once: the dead process's rooms counted until they expired
         _, mine = await counted(redis_url)
         assert mine == 1  # only the new room; the killed rooms (adopted or not) no longer
+
+
+# --- the script alone, over the test Redis (no processes) ---------------------------------
+
+
+async def fresh(redis_url: str) -> aioredis.Redis:
+    client = aioredis.from_url(redis_url)
+    await client.delete(*[key async for key in client.scan_iter("setgame:quota:*")], ALL_KEY)
+    return client
+
+
+async def test_the_room_cap_is_server_wide_and_the_rate_per_address(redis_url: str) -> None:
+    client = await fresh(redis_url)
+    try:
+        limits = Limits(room_cap=3, rooms_per_client=100, rooms_per_minute=0.01, rooms_burst=2)
+        first, second = Quota(client, limits), Quota(client, limits)  # two processes
+        await first.admit("r1", "10.0.0.1")
+        await second.admit("r2", "10.0.0.1")
+        with pytest.raises(RoomLimit) as refused:
+            await first.admit("r3", "10.0.0.1")  # its burst of two is spent, on both
+        assert (refused.value.code, refused.value.status) == ("rate_limited", 429)
+        await second.admit("r3", "10.0.0.2")
+        with pytest.raises(RoomLimit) as full:
+            await first.admit("r4", "10.0.0.3")
+        assert (full.value.code, full.value.status) == ("server_full", 503)
+        first.release("r1", "10.0.0.1")
+        await first.drain()
+        await first.admit("r4", "10.0.0.3")  # a room closed: the server takes one more
+    finally:
+        await client.aclose()
+
+
+async def test_a_redis_that_does_not_answer_refuses_the_room_by_name() -> None:
+    client = aioredis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_timeout=2)
+    try:
+        with pytest.raises(RoomLimit) as refused:
+            await Quota(client, Limits()).admit("r1", "10.0.0.1")
+        assert (refused.value.code, refused.value.status) == ("quota_unavailable", 503)
+        quota = Quota(client, Limits())
+        quota.release("r1", "10.0.0.1")  # logged, never raised: the count runs out by itself
+        await quota.drain()
+    finally:
+        await client.aclose()
