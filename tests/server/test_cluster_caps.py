@@ -15,6 +15,8 @@ import redis.asyncio as aioredis
 
 from conftest import LiveServer, free_port
 from server.test_cluster import cluster_db  # noqa: F401 (a fixture)
+from server.test_restart import close_all
+from setgame.server.client import Client
 from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, Quota, rooms_key
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit
@@ -155,3 +157,26 @@ async def test_a_redis_that_does_not_answer_refuses_the_room_by_name() -> None:
         await quota.drain()
     finally:
         await client.aclose()
+
+
+# --- watchers -------------------------------------------------------------------------------
+
+
+async def test_a_room_counts_the_watchers_of_every_process(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    async with two(cluster_db, redis_url, tmp_path) as (a, b):
+        room = (await post(a)).json()["id"]
+        ann = await Client.connect(a.url, room)
+        await ann.join("Ann")
+        viewers = [await Client.connect(b.url, room), await Client.connect(a.url, room)]
+        try:
+            told = await ann.wait_for(lambda m: m["type"] == "watchers" and m["count"] == 2, 8.0)
+            assert told["count"] == 2  # one here, one on the other process
+            assert (await viewers[0].wait_for(
+                lambda m: m["type"] == "watchers" and m["count"] == 2, 8.0
+            ))["count"] == 2  # the mirror shows both too
+            await viewers[0].close()  # the one on the other process goes
+            await ann.wait_for(lambda m: m["type"] == "watchers" and m["count"] == 1, 8.0)
+        finally:
+            await close_all([ann, *viewers])

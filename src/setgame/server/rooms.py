@@ -142,6 +142,7 @@ class Room:
         self.away_grace = AWAY_GRACE
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
+        self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -180,7 +181,11 @@ class Room:
         }
 
     def watchers(self) -> int:
-        """Connections without a seat: the people watching."""
+        """Connections without a seat: the people watching (on every process)."""
+        return self.local_watchers() + self.watchers_elsewhere
+
+    def local_watchers(self) -> int:
+        """Connections without a seat on this process."""
         return sum(1 for c in self.conns if c.player is None)
 
     def _tell_watchers(self) -> None:

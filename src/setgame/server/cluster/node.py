@@ -447,6 +447,7 @@ class Node:
                     await self._take_over(mirror.id)
         try:
             await self.quota.refresh((r.id, r.creator) for r in owned if r.id in self.rooms.rooms)
+            await self.quota.share_watchers(self.me, list(self.rooms.rooms.values()))
             await self._share_list()
             if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
                 self._adopted_at = time.monotonic()

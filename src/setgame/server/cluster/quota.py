@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -27,6 +28,7 @@ import redis.asyncio as aioredis
 
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit
+from setgame.server.rooms import Room
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,8 @@ QUOTA_MS: Final = 10_000
 RATE_KEY_MS: Final = 86_400_000
 """A creation-rate bucket left alone this long is forgotten (it would be full again)."""
 ALL_KEY: Final = "setgame:quota:rooms"
+WATCH_STALE_MS: Final = 3000
+"""A process's watcher count of a room not written again for this long is left out (gone)."""
 
 _ADMIT: Final = """
 local t = redis.call('time')
@@ -78,6 +82,11 @@ def rooms_key(address: str) -> str:
     return f"{ALL_KEY}:{address}"
 
 
+def watch_key(room: str) -> str:
+    """A hash: process -> ``count:time_ms``, its watchers of ``room`` when it last said."""
+    return f"setgame:watchers:{room}"
+
+
 def rate_key(address: str) -> str:
     return f"setgame:quota:rate:{address}"
 
@@ -90,6 +99,7 @@ class Quota:
         self._admit: Any = client.register_script(_ADMIT)
         self._refresh: Any = client.register_script(_REFRESH)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._watching: set[str] = set()  # rooms whose watchers this process wrote
 
     async def admit(self, room: str, address: str) -> None:
         """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap."""
@@ -144,3 +154,37 @@ class Quota:
         """Wait for the releases under way (a graceful stop, and tests)."""
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def share_watchers(self, me: str, rooms: list[Room]) -> None:
+        """Write this process (``me``)'s watchers of each room someone here has open, and
+        show there the other processes' (``Room.watchers_elsewhere``); one round trip."""
+        now = int(time.time() * 1000)
+        shown = [room for room in rooms if room.conns]
+        gone = self._watching - {room.id for room in shown}
+        async with self.client.pipeline(transaction=False) as pipe:
+            for room in shown:
+                pipe.hset(watch_key(room.id), me, f"{room.local_watchers()}:{now}")
+                pipe.pexpire(watch_key(room.id), 2 * WATCH_STALE_MS)
+            for rid in gone:
+                pipe.hdel(watch_key(rid), me)
+            for room in shown:
+                pipe.hgetall(watch_key(room.id))
+            results = await pipe.execute()
+        self._watching = {room.id for room in shown}
+        for room, entries in zip(shown, results[len(results) - len(shown):], strict=True):
+            total = sum(_count(v, now) for k, v in entries.items() if _text(k) != me)
+            if total != room.watchers_elsewhere:
+                room.watchers_elsewhere = total
+                room._tell_watchers()  # told at the next presence flush
+
+
+def _count(value: bytes | str, now: int) -> int:
+    count, _, at = _text(value).partition(":")
+    try:
+        return int(count) if now - int(at) < WATCH_STALE_MS else 0
+    except ValueError:  # not written by this code: ignored
+        return 0
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
