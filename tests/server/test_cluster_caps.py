@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from conftest import LiveServer, free_port
 from server.test_cluster import cluster_db  # noqa: F401 (a fixture)
 from server.test_restart import close_all
-from setgame.server.client import Client
+from setgame.server.client import Client, ServerError
 from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, Quota, rooms_key
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit
@@ -180,3 +180,20 @@ async def test_a_room_counts_the_watchers_of_every_process(
             await ann.wait_for(lambda m: m["type"] == "watchers" and m["count"] == 1, 8.0)
         finally:
             await close_all([ann, *viewers])
+
+
+async def test_seats_per_address_hold_across_two_processes(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    async with two(cluster_db, redis_url, tmp_path, SETGAME_SEATS_PER_CLIENT="2") as (a, b):
+        room = (await post(a)).json()["id"]
+        clients = [await Client.connect(s.url, room) for s in (a, b, b)]
+        try:
+            await clients[0].join("Ann")  # on the owner
+            await clients[1].join("Bob")  # on the mirror: relayed to the owner
+            with pytest.raises(ServerError) as refused:
+                await clients[2].join("Cid")
+            assert refused.value.code == "too_many_seats"
+            assert "already holds 2 seats" in str(refused.value)
+        finally:
+            await close_all(clients)
