@@ -445,9 +445,9 @@ class Node:
                 await self.drop(mirror)
                 async with self.rooms._loading:
                     await self._take_over(mirror.id)
+        here = list(self.rooms.rooms.values())
+        await self.quota.tick(self.me, [r for r in here if isinstance(r, OwnedRoom)], here)
         try:
-            await self.quota.refresh((r.id, r.creator) for r in owned if r.id in self.rooms.rooms)
-            await self.quota.share_watchers(self.me, list(self.rooms.rooms.values()))
             await self._share_list()
             if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
                 self._adopted_at = time.monotonic()

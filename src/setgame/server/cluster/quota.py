@@ -125,6 +125,16 @@ class Quota:
         if verdict == 3:
             raise RoomLimit("rate_limited", 429, "too many rooms created from this address: wait")
 
+    async def tick(self, me: str, owned: list[Room], rooms: list[Room]) -> None:
+        """At each lease check of process ``me``: its owned rooms (``owned``, a subset of
+        ``rooms``) go on counting, and the watchers are exchanged. A Redis failure is logged:
+        the counts run out by themselves, the watchers shown lag."""
+        try:
+            await self.refresh((room.id, room.creator) for room in owned)
+            await self.share_watchers(me, rooms)
+        except Exception as exc:  # never raised: the leases' check goes on
+            log.warning("cluster: room counts and watchers not shared now: %s", exc)
+
     async def refresh(self, rooms: Iterable[tuple[str, str | None]]) -> None:
         """The owner's rooms (id, creator address or None) go on counting for ``QUOTA_MS``."""
         args: list[Any] = [QUOTA_MS]
