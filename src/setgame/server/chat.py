@@ -69,13 +69,22 @@ class RoomChat:
     """The chat of one room: its current game's messages, numbered, in order."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # weakly: ``_chats`` maps the room to this chat, and a chat holding its room would
+        # keep every room that ever had one alive
+        self._room = weakref.ref(room)
         self.lock = asyncio.Lock()
         self.game = ""  # the game whose messages ``lines`` holds (loaded lazily)
         self.lines: list[dict[str, Any]] = []
         self.count = 0  # messages stored for ``game``
         self.speakers: weakref.WeakKeyDictionary[Connection, _Speaker] = weakref.WeakKeyDictionary()
-        self.on_line: Callable[[dict[str, Any]], None] | None = None  # stored: the cluster
+        self.on_line: Callable[[Room, dict[str, Any]], None] | None = None  # stored: cluster
+
+    @property
+    def room(self) -> Room:
+        room = self._room()
+        if room is None:
+            raise GameError("room_closed", "this room is closed")
+        return room
 
     async def _load(self) -> None:
         """The current game's stored messages (after a restart, or a new game)."""
@@ -133,7 +142,7 @@ class RoomChat:
             self.lines = [*self.lines[-(HISTORY - 1) :], line]
             self.heard(line)
             if self.on_line is not None:  # under the lock: published in the stored order
-                self.on_line(line)
+                self.on_line(self.room, line)
 
     def heard(self, line: dict[str, Any]) -> None:
         """Send one stored message to this process's connections."""

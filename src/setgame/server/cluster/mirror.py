@@ -205,10 +205,10 @@ class MirrorChat(RoomChat):
     """A mirror's chat: messages are checked here (the rate is the connection's), then
     numbered, stored and published by the owner; the owner's lines arrive as ``heard``."""
 
-    room: MirrorRoom
-
     async def post(self, player: str | None, watcher: str, text: str) -> None:
-        await self.room.node.relay(self.room, "chat", player=player, watcher=watcher, text=text)
+        room = self.room
+        assert isinstance(room, MirrorRoom)  # made only by MirrorRoom
+        await room.node.relay(room, "chat", player=player, watcher=watcher, text=text)
 
     async def history(self, conn: Connection) -> None:
         self.game = ""  # the owner stores the lines: read them from the database each time

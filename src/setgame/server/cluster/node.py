@@ -120,7 +120,7 @@ class ClusterRooms(Rooms):
         room.on_change.append(self.node.published)
         if isinstance(room, OwnedRoom):
             room.on_online = self.node.tell_online
-            chat_of(room).on_line = lambda line: self.node.said(room, line)
+            chat_of(room).on_line = self.node.said
 
     def public(self) -> list[dict[str, Any]]:
         """The public list of every process: this one's rooms now, the others' as they
