@@ -1,7 +1,7 @@
 """``load.py --processes 1,2,3``: the load benchmark against a cluster of game servers.
 
 One run: first the single-process server on SQLite (load.py's usual server, no bare-stack
-baseline), then for each N a throwaway PostgreSQL and redis-server (started once,
+baseline), then for each N a throwaway PostgreSQL and redis-server (new ones for each N,
 ``services.py``) and N ``python -m setgame.server --db postgresql+asyncpg://... --redis
 redis://...`` processes on free ports, loaded by the same generator. Rooms are created
 round-robin on the processes (the creating process owns the room, docs/cluster.md) and each
@@ -55,16 +55,19 @@ def run_cluster(
     os.environ.setdefault("SETGAME_SECRET", secrets.token_hex(32))
     sqlite = run(players, opts, generators, db_dir=db_dir, bare=False)
     runs: list[dict[str, Any]] = []
-    with ExitStack() as stack:
-        db = stack.enter_context(services.postgres())
-        redis = stack.enter_context(services.redis())
-        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="setgame-load-")))
-        for count in counts:
-            with cluster(count, db, redis, folder / str(count)) as servers:
-                result = _load(servers, players, opts, generators)
-            result["server_processes"] = count
-            result["mirror_p50_ratio_to_owner"] = hop_ratio(result)
-            runs.append(result)
+    for count in counts:
+        # A fresh database and Redis for each N: the last cluster's rooms (in progress, their
+        # owners gone) would otherwise be adopted by the next one (docs/cluster.md) mid-run.
+        with (
+            services.postgres() as db,
+            services.redis() as redis,
+            tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as folder,
+            cluster(count, db, redis, Path(folder)) as servers,
+        ):
+            result = _load(servers, players, opts, generators)
+        result["server_processes"] = count
+        result["mirror_p50_ratio_to_owner"] = hop_ratio(result)
+        runs.append(result)
     return {
         "sqlite_single_process": sqlite,
         "cluster": runs,
