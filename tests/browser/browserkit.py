@@ -116,6 +116,29 @@ def finish_solo_game(page: Page) -> None:
     phase(page, "match_over")
 
 
+def play_round(pages: list[Page], names: list[str], taken: dict[str, int]) -> None:
+    """Take sets in turn until the round ends; vote "no set" when there is none."""
+    turn = 0
+    while pages[0].get_attribute("main", "data-phase") == "playing":
+        codes = table(pages[0])
+        found = a_set(codes)
+        if found is None:
+            for page in pages:
+                page.click("[data-action=no-set]")
+            pages[0].wait_for_function(
+                "n => document.querySelectorAll('[data-card]').length !== n"
+                " || document.querySelector('main').dataset.phase !== 'playing'",
+                arg=len(codes),
+            )
+            continue
+        page, name = pages[turn % 2], names[turn % 2]
+        take(page, name, found)
+        taken[name] += 1
+        for other in pages:
+            wait_gone(other, found[0])
+        turn += 1
+
+
 def call(page: Page, name: str) -> None:
     page.click("[data-action=call-set]")
     expect(page.locator("main")).to_have_attribute("data-holder", name)

@@ -17,6 +17,7 @@ from browser.browserkit import (
     finish_solo_game,
     join,
     not_a_set,
+    pick,
     seat,
     solve_puzzle,
     start,
@@ -135,6 +136,9 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
         page = a11y_page(theme)
         join(page, create_room(live_server, mode=mode, public=False), "Sol")
         start(page)
+        if mode == "solo":  # the last set found, drawn small beside the table
+            pick(page, ensure_set([page]))
+            expect(page.locator("#last-set")).to_be_visible()
         if mode == "practice":
             ensure_set([page])  # a dealt table without a set has nothing to hint at
             page.click("[data-action=hint]")

@@ -149,3 +149,66 @@ def test_the_leaderboard_page_lists_established_players_linking_to_profiles(
     assert len(line.get_attribute("points").split()) == 3
     ys = [float(point.split(",")[1]) for point in line.get_attribute("points").split()]
     assert ys[0] > ys[1] > ys[2]  # the rating rose: the line climbs (y grows downwards)
+
+
+def test_the_solo_boards_and_a_profiles_solo_figures(
+    server_factory: Any, new_page: Any, tmp_path: Any
+) -> None:
+    import asyncio
+    import concurrent.futures
+
+    from setgame.server.account_tables import solo_games
+    from setgame.server.accounts import Accounts
+    from setgame.server.puzzle import utc_now
+    from setgame.server.storage import Storage
+
+    db = tmp_path / "solo.db"
+    today = utc_now().date()
+    yesterday = today.fromordinal(today.toordinal() - 1)
+
+    async def seed() -> None:
+        storage = Storage(str(db))
+        await storage.open()
+        try:
+            store = Accounts(storage)
+            ids = {name: (await store.claim(name, "correct horse")).id for name in ("Ann", "Bob")}
+            rows = [  # who, variant, deck, day, seconds, sets, wrong
+                ("Ann", "classic", "full", None, 200.0, 23, 1),
+                ("Ann", "classic", "full", None, 187.44, 24, 0),
+                ("Bob", "classic", "full", None, 301.0, 22, 2),
+                ("Bob", "classic", "beginner", None, 61.0, 8, 0),
+                ("Ann", "puzzle", "full", today.isoformat(), 95.0, 6, 1),
+                ("Ann", "puzzle", "full", yesterday.isoformat(), 120.0, 6, 0),
+            ]
+            await storage.write(*[
+                (solo_games.insert().values(
+                    game=f"g{i}", account=ids[who], variant=variant, deck=deck, day=day,
+                    seconds=seconds, sets=sets, wrong=wrong, finished=1e9 + i,
+                ), {})
+                for i, (who, variant, deck, day, seconds, sets, wrong) in enumerate(rows)
+            ])
+        finally:
+            await storage.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright holds this thread's loop
+        pool.submit(asyncio.run, seed()).result(timeout=60)
+    server = server_factory(db=db)
+    page = new_page()
+    page.goto(f"{server}/leaderboard?board=solo-full")
+    rows = page.locator("[data-board-list] li")
+    expect(rows).to_have_count(2)
+    assert rows.evaluate_all("els => els.map(e => e.dataset.boardPlayer)") == ["Ann", "Bob"]
+    expect(rows.first).to_contain_text("3:07.4 (2 games)")
+    expect(page.locator("[data-board-intro]")).to_have_text(words("en")["board.intro.time"])
+    page.select_option("[data-board-select]", "daily")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("1:35.0")
+    page.select_option("[data-board-select]", "solo-beginner")
+    expect(rows).to_have_count(1)
+    page.goto(f"{server}/player/Ann?lang=de")
+    expect(page.locator('[data-profile-best="full"]')).to_have_text("3:07,4")  # German digits
+    expect(page.locator('[data-profile-best="beginner"]')).to_have_text("—")
+    expect(page.locator("[data-profile-streak]")).to_have_text("2")
+    expect(page.locator("[data-profile-wrong]")).to_have_text("2")
+    # (200 + 187.44 + 95 + 120) seconds for 59 sets
+    expect(page.locator("[data-profile-pace]")).to_have_text("10,2")

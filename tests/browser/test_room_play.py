@@ -17,6 +17,7 @@ from browser.browserkit import (
     not_a_set,
     phase,
     pick,
+    play_round,
     seat,
     start,
     table,
@@ -201,29 +202,6 @@ def test_r12_r14_full_match_to_the_end_and_again(live_server: str, new_page: Any
         phase(page, "playing")
         expect(page.locator("[data-card]")).to_have_count(12)
         wait_score(page, "Ann", 0)
-
-
-def play_round(pages: list[Any], names: list[str], taken: dict[str, int]) -> None:
-    """Take sets in turn until the round ends; vote "no set" when there is none."""
-    turn = 0
-    while pages[0].get_attribute("main", "data-phase") == "playing":
-        codes = table(pages[0])
-        found = a_set(codes)
-        if found is None:
-            for page in pages:
-                page.click("[data-action=no-set]")
-            pages[0].wait_for_function(
-                "n => document.querySelectorAll('[data-card]').length !== n"
-                " || document.querySelector('main').dataset.phase !== 'playing'",
-                arg=len(codes),
-            )
-            continue
-        page, name = pages[turn % 2], names[turn % 2]
-        take(page, name, found)
-        taken[name] += 1
-        for other in pages:
-            wait_gone(other, found[0])
-        turn += 1
 
 
 def test_fair_call_wait_and_missed_set_in_the_page_language(

@@ -137,6 +137,11 @@ def test_ultraset_between_two_players_a_four_card_claim_is_taken(
         wait_score(page, "Bob", 1)
     expect(ann.locator("#table [data-card]")).to_have_count(12)
     assert not set(group) & set(live(ann))
+    # the last set found, small beside the table: the four cards, Bob's
+    last = ann.locator("#last-set .mini [data-code]")
+    expect(last).to_have_count(4)
+    assert sorted(last.evaluate_all("els => els.map(e => e.dataset.code)")) == sorted(group)
+    expect(ann.locator("#last-set")).to_have_attribute("data-by", "Bob")
     # Four cards that are no UltraSet: the pairings are worded on both pages.
     after = live(ann)
     deck = ultra.deck

@@ -4,6 +4,8 @@ what is refused with which code, and that chat is durable (a restart, the replay
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from setgame.server.chat import chat_of as room_chat
 from setgame.server.client import Client, ServerError, create_room, table_sets
 from setgame.server.limits import Limits
 from setgame.server.protocol import RoomSettings
+from setgame.server.rooms import Room
 from setgame.server.storage import Storage
 
 from .accountkit import PASSWORD, TestClient, claim
@@ -240,3 +243,14 @@ async def test_retention_deletes_a_games_chat_with_the_game(tmp_path: Path) -> N
         ]
         await rooms.storage.delete_games([room.game_id], [room.id])
         assert await stored_lines(rooms.storage, room.game_id) == []
+
+
+def test_a_room_chat_does_not_keep_its_room_alive() -> None:
+    """The chat of a room is found through the room (weakly): a closed room is freed."""
+    room = Room("gone", RoomSettings(), None)  # type: ignore[arg-type]
+    chat = room_chat(room)
+    assert room_chat(room) is chat
+    freed = weakref.ref(room)
+    del room, chat
+    gc.collect()
+    assert freed() is None

@@ -22,6 +22,8 @@ import redis.asyncio as aioredis
 
 from conftest import LiveServer, free_port
 from server.test_restart import close_all, synced, take_a_set
+from setgame.server.chat import stored_lines
+from setgame.server.chat_tables import chat_lines
 from setgame.server.client import Client, Disconnected, create_room
 from setgame.server.storage import Fenced, Storage
 
@@ -104,6 +106,26 @@ async def test_a_stale_write_fails_alone_in_its_group_commit(database: str) -> N
         assert results[0] is None and results[2] is None
         assert isinstance(results[1], Fenced)
         assert [len(await new.actions(g)) for g in games] == [1, 0, 1]
+
+
+async def test_a_stale_owner_chat_line_is_refused(database: str) -> None:
+    """Chat lines are written under the room's fencing token (``chat.py``), as actions."""
+    room, game = uuid.uuid4().hex[:12], uuid.uuid4().hex[:12]
+
+    def line(seq: int) -> tuple[Any, dict[str, Any]]:
+        values = {"game": game, "seq": seq, "room": room, "at": 0.0, "sender": "p1"}
+        return chat_lines.insert().values(values | {"name": "A", "text": "hi", "posted": 0.0}), {}
+
+    async with two_processes(database) as (old, new):
+        await old.take_room(room, "old")
+        await old.create_room(room, {"mode": "multi"}, True)
+        await old.create_game(game, room, 7, {"mode": "multi"})
+        await old.write(line(1), room=room)
+        await new.take_room(room, "new")
+        with pytest.raises(Fenced):
+            await old.write(line(2), room=room)
+        await new.write(line(2), room=room)
+        assert [m["seq"] for m in await stored_lines(new, game)] == [1, 2]
 
 
 async def test_without_a_token_nothing_is_guarded(database: str) -> None:
@@ -500,3 +522,98 @@ async def test_a_room_nobody_reopens_is_adopted_and_its_bots_play_on(
     log = await stored_log(cluster_db, room)
     assert len(log) > before, "the adopted room's bots did not play on"
     assert [v for v, _ in log] == list(range(log[0][0], log[0][0] + len(log)))
+
+
+# --- chat across processes --------------------------------------------------------------------
+
+
+async def heard(client: Client, timeout: float = 5.0) -> list[dict[str, Any]]:
+    """The lines of the next ``chat`` message this client hears (an error raises it)."""
+    message = await client.wait_for(lambda m: m["type"] in ("chat", "error"), timeout)
+    assert message["type"] == "chat", message
+    lines: list[dict[str, Any]] = message["messages"]
+    return lines
+
+
+async def test_chat_lines_reach_every_process_in_one_order(cluster: list[LiveServer]) -> None:
+    """Ann (on the owner) and Bob (on a mirror) talk both ways; a spectator on the third
+    process hears both lines in the owner's order; refusals come back to their sender."""
+    room = await create_room(cluster[0].url)
+    ann = await Client.connect(cluster[0].url, room)
+    await ann.join("Ann")
+    bob = await Client.connect(cluster[1].url, room)
+    await bob.join("Bob")
+    watcher = await Client.connect(cluster[2].url, room)
+    clients = [ann, bob, watcher]
+    try:
+        await bob.send("chat", text="hi Ann")  # relayed to the owner, published to all
+        first = [(await heard(c))[0] for c in clients]
+        assert first[0] == first[1] == first[2]
+        assert (first[0]["seq"], first[0]["from"], first[0]["name"]) == (1, bob.player, "Bob")
+        await ann.send("chat", text="hi Bob")
+        second = [(await heard(c))[0] for c in clients]
+        assert second[0] == second[1] == second[2] and second[0]["seq"] == 2
+        assert second[0]["text"] == "hi Bob" and second[0]["name"] == "Ann"
+        await watcher.send("chat", text="go!")  # a spectator's line, relayed too
+        third = [(await heard(c))[0] for c in clients]
+        assert third[0] == third[1] and third[0]["name"] is None and third[0]["seq"] == 3
+        await bob.send("chat", text="x" * 201)
+        refused = await bob.wait_error()
+        assert refused.code == "chat_too_long" and refused.reply["request"] == "chat"
+        late = await Client.connect(cluster[2].url, room)  # history: from the database
+        clients.append(late)
+        assert [line["text"] for line in await heard(late)] == ["hi Ann", "hi Bob", "go!"]
+    finally:
+        await close_all(clients)
+
+
+async def test_a_players_only_room_refuses_a_spectator_on_a_mirror(
+    cluster: list[LiveServer],
+) -> None:
+    room = await create_room(cluster[0].url, chat="players")
+    watcher = await Client.connect(cluster[1].url, room)
+    try:
+        await watcher.send("chat", text="let me in")
+        refused = await watcher.wait_error()
+        assert refused.code == "chat_players_only" and refused.reply["request"] == "chat"
+    finally:
+        await close_all([watcher])
+
+
+async def connect_somewhere(server: LiveServer, room: str) -> Client:
+    """A new connection to ``room`` on ``server``; a process taking the room over closes
+    the sockets of its mirror (1012) once, so retry a little."""
+    for _ in range(20):
+        try:
+            return await Client.connect(server.url, room)
+        except Disconnected as exc:
+            assert exc.code == 1012, exc
+            await asyncio.sleep(0.2)
+    raise AssertionError(f"no connection to room {room} on {server.url}")
+
+
+async def test_a_chat_line_survives_the_owner_killed(
+    cluster: list[LiveServer], redis_url: str
+) -> None:
+    """A line said on a mirror is stored by the owner before anyone hears it: after a
+    ``kill -9`` of the owner and a takeover, the history from another process holds it, and
+    the new owner numbers the next line after it."""
+    room = await create_room(cluster[0].url)
+    bob = await Client.connect(cluster[1].url, room)
+    await bob.join("Bob")
+    clients = [bob]
+    try:
+        await bob.send("chat", text="still here?")
+        assert (await heard(bob))[0]["seq"] == 1  # heard: the owner stored it
+        old = await lease_of(redis_url, room)
+        cluster[0].kill()
+        await new_owner(redis_url, room, old)
+        await asyncio.sleep(0.5)  # the new owner closes its mirror's sockets (1012)
+        reader = await connect_somewhere(cluster[2], room)
+        clients.append(reader)
+        lines = await heard(reader)
+        assert [(line["seq"], line["text"]) for line in lines] == [(1, "still here?")]
+        await reader.send("chat", text="yes")
+        assert [(line["seq"], line["text"]) for line in await heard(reader)] == [(2, "yes")]
+    finally:
+        await close_all(clients)

@@ -193,16 +193,21 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
         "sets": 0, "ratings": {}, "recent": [], "history": {},
+        "solo": {}, "daily_streak": 0, "seconds_per_set": None, "wrong": 0,
     }
 
 
 def test_a_deleted_account_leaves_no_figures(client: TestClient) -> None:
     _game(client, [("Bob", True)])
     assert _profile(client, "Ann")["games"] == 1
+    _solo(client, "Ann", deck="beginner")
+    assert [r["name"] for r in _board(client, "solo-beginner", 1)] == ["Ann"]
     assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
     assert client.get("/api/players/Ann").status_code == 404
+    assert client.get("/api/leaderboard?board=solo-beginner").json() == []  # its times gone
     claim(client, "Ann")  # a new Ann starts from nothing
     assert _profile(client, "Ann", games=0)["games"] == 0
+    assert _profile(client, "Ann", games=0)["solo"] == {}
 
 
 async def test_a_game_is_recorded_once_and_bots_keep_their_ratings(tmp_path: Path) -> None:
@@ -279,7 +284,10 @@ def test_an_unknown_board_is_refused_quoting_it(
     answer = client.get("/api/leaderboard" + query)
     assert answer.status_code == 400 and answer.json()["code"] == "unknown_board"
     message = answer.json()["message"]
-    assert message == f"board is one of 4set, ghostset, memory, set, ultraset, {quoted}"
+    assert message == (
+        "board is one of 4set, ghostset, memory, set, ultraset, solo-full, solo-beginner, "
+        f"daily, {quoted}"
+    )
 
 
 def test_leaving_a_rated_game_before_its_end_counts_as_last_place(client: TestClient) -> None:
@@ -324,3 +332,119 @@ def test_a_game_that_ended_as_the_server_stopped_is_recorded_at_the_next_start(
         assert _profile(again, "Bob")["games"] == 1
     with TestClient(build(Storage(str(db), create=False), limits=Limits())) as third:
         assert _profile(third, "Ann")["games"] == 1  # recorded once, not at every start
+
+
+# --- solo boards (classic per deck, today's daily puzzle) and the profile's solo figures ---
+
+
+def _play_solo(ws: Any) -> dict[str, Any]:
+    """Start a solo game and pick a set not yet found until the match is over (Puzzle keeps
+    found groups on its table: they are skipped); three more cards when none is left."""
+    ws.send_json({"type": "start"})
+    state = _state(ws, lambda s: s["phase"] != "lobby")
+    for _ in range(200):
+        if state["phase"] == "match_over":
+            return state
+        found = [sorted(g) for g in state.get("found") or []]
+        sets = [
+            [card_name(c) for c in s] for s in find_sets(parse_cards(state["table"]))
+        ]
+        fresh = [s for s in sets if sorted(s) not in found]
+        version = state["version"]
+        if fresh:
+            ws.send_json({"type": "pick", "cards": fresh[0], "version": version})
+        else:
+            ws.send_json({"type": "no_set", "version": version})
+        state = _state(ws, lambda s, seen=version: s["version"] > seen)
+    raise AssertionError("the solo game did not end")
+
+
+def _solo(client: TestClient, name: str | None, **settings: Any) -> dict[str, Any]:
+    room = _room(client, mode="solo", **settings)
+    with contextlib.ExitStack() as stack:
+        return _play_solo(_seat(stack, client, room, name or "Guest"))
+
+
+def _board(client: TestClient, board: str, rows: int) -> list[dict[str, Any]]:
+    """The board once ``rows`` rows are there (a game's record is written just after it)."""
+    deadline = time.monotonic() + 5
+    while True:
+        answer = client.get("/api/leaderboard", params={"board": board})
+        assert answer.status_code == 200, answer.json()
+        body: list[dict[str, Any]] = answer.json()
+        if len(body) >= rows or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)
+
+
+def test_solo_boards_list_signed_in_players_best_time_per_deck(tmp_path: Path) -> None:
+    with TestClient(build(Storage(str(tmp_path / "s.db")), limits=Limits())) as guest:
+        _solo(guest, None, deck="beginner")  # a guest's time is on no board
+        claim(guest, "Ann")
+        times = [_solo(guest, "Ann", deck="beginner")["result"]["solo"]["seconds"]]
+        board = _board(guest, "solo-beginner", 1)
+        assert board == [{"name": "Ann", "seconds": round(times[0], 3), "games": 1}]
+        times.append(_solo(guest, "Ann", deck="beginner")["result"]["solo"]["seconds"])
+        deadline = time.monotonic() + 5
+        while _board(guest, "solo-beginner", 1)[0]["games"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _board(guest, "solo-beginner", 1) == [
+            {"name": "Ann", "seconds": round(min(times), 3), "games": 2}
+        ]
+        assert _board(guest, "solo-full", 0) == []  # another deck, another board
+        profile = _profile(guest, "Ann", games=0)
+        assert profile["solo"] == {"beginner": {"seconds": round(min(times), 3), "games": 2}}
+        assert profile["games"] == 0  # multiplayer figures stay multiplayer only
+        assert profile["seconds_per_set"] is not None and profile["seconds_per_set"] >= 0
+        assert profile["daily_streak"] == 0
+
+
+def test_todays_daily_puzzle_board_and_the_streak(client: TestClient) -> None:
+    from setgame.server.puzzle import utc_now
+
+    today = utc_now().date().isoformat()
+    claim(client, "Ann")
+    final = _solo(client, "Ann", variant="puzzle", day=today, deck="full", no_set="auto")
+    seconds = final["result"]["solo"]["seconds"]
+    assert _board(client, "daily", 1) == [{"name": "Ann", "seconds": round(seconds, 3), "games": 1}]
+    profile = _profile(client, "Ann", games=0)
+    assert profile["daily_streak"] == 1
+    assert profile["solo"] == {}  # the puzzle is not a classic solo time
+
+
+def test_r_own_streak_counts_days_in_a_row_ending_today_or_yesterday() -> None:
+    import datetime
+
+    from setgame.server.players import streak
+
+    day = datetime.date(2026, 3, 10)
+    assert streak([], day) == 0
+    assert streak(["2026-03-10", "2026-03-09", "2026-03-08", "2026-03-06"], day) == 3
+    assert streak(["2026-03-09", "2026-03-08"], day) == 2  # today not played yet: still on
+    assert streak(["2026-03-08", "2026-03-07"], day) == 0  # yesterday missed: broken
+    assert streak(["2026-03-10", "2026-03-08"], day) == 1
+
+
+def test_a_solo_game_that_ended_unrecorded_is_recorded_at_the_next_start(
+    client: TestClient,
+) -> None:
+    """The server stopped between the end and the record: catch_up rebuilds the solo game from
+    its stored log (as for multiplayer games); a second catch_up finds nothing."""
+    from setgame.server.account_tables import solo_games
+    from setgame.server.registry import Rooms
+
+    claim(client, "Ann")
+    seconds = _solo(client, "Ann", deck="beginner")["result"]["solo"]["seconds"]
+    assert len(_board(client, "solo-beginner", 1)) == 1
+    storage: Storage = client.app.state.accounts.storage  # type: ignore[attr-defined]
+
+    async def forget_and_catch_up() -> tuple[int, int]:
+        await storage.write((solo_games.delete(), {}))  # as if never recorded
+        keeper = RatingKeeper(Rooms(storage), storage)
+        return await keeper.catch_up(), await keeper.catch_up()
+
+    first, second = client.portal.call(forget_and_catch_up)  # type: ignore[union-attr]
+    assert (first, second) == (1, 0)
+    assert _board(client, "solo-beginner", 1) == [
+        {"name": "Ann", "seconds": round(seconds, 3), "games": 1}
+    ]

@@ -50,6 +50,23 @@ player_games = sa.Table(
     sa.Column("finished", sa.Float, nullable=False),
     sa.Index("ix_player_games_account", "account", "finished"),
 )
+solo_games = sa.Table(
+    "solo_games",
+    metadata,
+    # one row per finished solo game of a signed-in player (classic or the daily puzzle): the
+    # solo and daily boards and the profile's best times; deleted with the account
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("deck", sa.String(40), nullable=False),
+    sa.Column("day", sa.String(10), nullable=True),  # the daily puzzle's date (YYYY-MM-DD)
+    sa.Column("seconds", sa.Float, nullable=False),  # penalty seconds included
+    sa.Column("sets", sa.Integer, nullable=False),
+    sa.Column("wrong", sa.Integer, nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Index("ix_solo_games_board", "variant", "deck", "seconds"),
+    sa.Index("ix_solo_games_account", "account", "finished"),
+)
 ratings = sa.Table(
     "ratings",
     metadata,

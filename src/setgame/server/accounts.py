@@ -27,7 +27,13 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 
-from setgame.server.account_tables import account_seats, accounts, player_games, ratings
+from setgame.server.account_tables import (
+    account_seats,
+    accounts,
+    player_games,
+    ratings,
+    solo_games,
+)
 from setgame.server.chat_tables import chat_lines
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
@@ -170,6 +176,7 @@ class Accounts:
         writes.append((account_seats.delete().where(account_seats.c.account == account.id), {}))
         writes.append((player_games.delete().where(player_games.c.account == account.id), {}))
         writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
+        writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 

@@ -6,6 +6,8 @@ characters; each connection may send a burst of :data:`BURST` and then one every
 ``chat_tables.py``) before anyone hears of it, as actions are, and the replay shows it.
 The room setting ``chat: players`` lets only seated players speak. Clients render the
 text as text (never as HTML); the server keeps it as sent, so nothing is escaped twice.
+With several processes (``docs/cluster.md``) a message is checked where it was sent, then
+numbered, stored and published by the room's owner; every process sends it to its sockets.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import secrets
 import time
 import unicodedata
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -24,7 +27,7 @@ from setgame.game import GameError
 from setgame.server import protocol as p
 from setgame.server.chat_tables import chat_lines
 from setgame.server.rooms import Connection, Room
-from setgame.server.storage import Storage, StorageError
+from setgame.server.storage import Storage, StorageError, Write
 
 MAX_CHARS: Final = 200
 """The longest message, in characters (code points) after trimming white space."""
@@ -66,12 +69,22 @@ class RoomChat:
     """The chat of one room: its current game's messages, numbered, in order."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # weakly: ``_chats`` maps the room to this chat, and a chat holding its room would
+        # keep every room that ever had one alive
+        self._room = weakref.ref(room)
         self.lock = asyncio.Lock()
         self.game = ""  # the game whose messages ``lines`` holds (loaded lazily)
         self.lines: list[dict[str, Any]] = []
         self.count = 0  # messages stored for ``game``
         self.speakers: weakref.WeakKeyDictionary[Connection, _Speaker] = weakref.WeakKeyDictionary()
+        self.on_line: Callable[[Room, dict[str, Any]], None] | None = None  # stored: cluster
+
+    @property
+    def room(self) -> Room:
+        room = self._room()
+        if room is None:
+            raise GameError("room_closed", "this room is closed")
+        return room
 
     async def _load(self) -> None:
         """The current game's stored messages (after a restart, or a new game)."""
@@ -89,19 +102,29 @@ class RoomChat:
                 conn.send(p.encode(p.ChatLines(messages=list(self.lines))))
 
     async def say(self, conn: Connection, text: str) -> None:
-        """Check, store, then broadcast one message; :class:`GameError` when refused."""
+        """Check one message where it was sent (its rate is the connection's), then
+        :meth:`post` it; :class:`GameError` when refused."""
         if self.room.broken:
             raise GameError("room_closed", f"room {self.room.id!r} is closed")
-        sender, name = self._speaker(conn)
+        watcher = self.speakers.setdefault(conn, _Speaker()).watcher
+        self._speaker(conn.player, watcher)
         clean = check_text(text)
-        speaker = self.speakers.setdefault(conn, _Speaker())
-        wait = speaker.wait()
+        wait = self.speakers[conn].wait()
         if wait > 0:
             raise GameError(
                 "chat_too_fast",
                 f"at most {BURST:.0f} chat messages at once, then one every "
                 f"{1 / RATE:.0f} s: wait {wait:.1f} s",
             )
+        await self.post(conn.player, watcher, clean)
+
+    async def post(self, player: str | None, watcher: str, text: str) -> None:
+        """Number, store (fenced: ``storage.py``), then broadcast one message of ``player``
+        (or of the spectator ``watcher``); the room's owner does this for every process."""
+        if self.room.broken:
+            raise GameError("room_closed", f"room {self.room.id!r} is closed")
+        sender, name = self._speaker(player, watcher)
+        clean = check_text(text)  # a relayed message is checked again where it is stored
         async with self.lock:
             await self._load()
             if self.count >= PER_GAME:
@@ -117,26 +140,33 @@ class RoomChat:
             await self._store(line)
             self.count += 1
             self.lines = [*self.lines[-(HISTORY - 1) :], line]
-            text_out = p.encode(p.ChatLines(messages=[line]))
-            for other in list(self.room.conns):
-                other.send(text_out)
+            self.heard(line)
+            if self.on_line is not None:  # under the lock: published in the stored order
+                self.on_line(self.room, line)
 
-    def _speaker(self, conn: Connection) -> tuple[str, str | None]:
+    def heard(self, line: dict[str, Any]) -> None:
+        """Send one stored message to this process's connections."""
+        text_out = p.encode(p.ChatLines(messages=[line]))
+        for other in list(self.room.conns):
+            other.send(text_out)
+
+    def _speaker(self, player: str | None, watcher: str) -> tuple[str, str | None]:
         """Who speaks: (a seat's player id and name) or (a spectator's label, None)."""
-        if conn.player is not None:
-            seat = self.room.seats.get(conn.player)
-            return conn.player, seat.name if seat else conn.player
+        if player is not None:
+            seat = self.room.seats.get(player)
+            return player, seat.name if seat else player
         if self.room.settings.chat == "players":
             raise GameError(
                 "chat_players_only", "in this room only the seated players may chat: join first"
             )
-        return self.speakers.setdefault(conn, _Speaker()).watcher, None
+        return watcher, None
 
     async def _store(self, line: dict[str, Any]) -> None:
         values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
         values |= {"room": self.room.id, "sender": line["from"], "posted": time.time()}
         try:
-            await self.room.storage.write((chat_lines.insert().values(values), {}))
+            writes: Write = (chat_lines.insert().values(values), {})
+            await self.room.storage.write(writes, room=self.room.id)
         except (StorageError, OSError, sa.exc.SQLAlchemyError) as exc:
             raise GameError("chat_not_stored", f"the message could not be stored: {exc}") from None
 
@@ -199,3 +229,8 @@ def chat_of(room: Room) -> RoomChat:
     if found is None:
         found = _chats[room] = RoomChat(room)
     return found
+
+
+def use_chat(room: Room, chat: RoomChat) -> None:
+    """Give ``room`` another kind of chat (a cluster's mirror relays its messages)."""
+    _chats[room] = chat

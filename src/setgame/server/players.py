@@ -13,17 +13,23 @@ stored log (:meth:`RatingKeeper.catch_up`). This project's own rules, not the ru
 A player who leaves a match before its end is placed below everyone still there (the engine
 forgets a leaver without points, ``docs/events.md``; the rating must not, or leaving would
 dodge every loss); a guest who played and left keeps the game unrated.
+
+A finished solo game of a signed-in player is recorded too when a board takes it (classic on
+any deck, or the daily puzzle): its time (penalty seconds included), sets and wrong calls, for
+the boards ``solo-full``, ``solo-beginner``, ``daily`` and the profile's solo figures.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import math
 import sqlite3
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -33,9 +39,16 @@ from starlette.responses import JSONResponse, Response
 
 from setgame import game as engine
 from setgame import ratings as rating
-from setgame.server.account_tables import account_seats, accounts, player_games, ratings
+from setgame.server.account_tables import (
+    account_seats,
+    accounts,
+    player_games,
+    ratings,
+    solo_games,
+)
 from setgame.server.accounts import Accounts
 from setgame.server.names import MAX_NAME
+from setgame.server.puzzle import utc_now
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS, Room
 from setgame.server.storage import Storage, StorageError, Write, games
@@ -108,6 +121,42 @@ def _outcome(
     return Outcome(game_id, room_id, family, rated if isinstance(rated, bool) else None, seats)
 
 
+@dataclass(frozen=True, slots=True)
+class SoloResult:
+    """A finished solo game for the solo boards: classic (per deck) or the daily puzzle."""
+
+    game: str
+    room: str
+    player: str
+    variant: str
+    deck: str
+    day: str | None
+    seconds: float
+    sets: int
+    wrong: int
+
+
+def solo_of(room: Room) -> SoloResult | None:
+    """The finished solo game of ``room`` when a board takes it: classic on any deck, or the
+    daily puzzle (its ``day``); None otherwise (practice, other variants, no time)."""
+    return _solo(room.game, room.game_id, room.id)
+
+
+def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
+    settings = game.settings
+    daily = settings.variant == "puzzle" and bool(settings.day)
+    if settings.mode != "solo" or not game.order or (settings.variant != "classic" and not daily):
+        return None
+    figures = game.result().get("solo") or {}
+    if game.phase != "match_over" or figures.get("seconds") is None:
+        return None
+    player = game.players[game.order[0]]
+    return SoloResult(
+        game_id, room_id, player.id, settings.variant, settings.deck,
+        settings.day if daily else None, float(figures["seconds"]), player.sets, player.wrong,
+    )
+
+
 def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
     """Sets taken and wrong calls per player, and who sat at the table while it was played
     (not only in the lobby), from the game's own log (a replay)."""
@@ -148,23 +197,69 @@ class RatingKeeper:
         self.seen[room.id] = room.game_id
         outcome = outcome_of(room)
         if outcome is not None:
-            task = asyncio.create_task(self.record(outcome), name=f"rate {room.game_id}")
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self._spawn(self.record(outcome), f"rate {room.game_id}")
+        solo = solo_of(room)
+        if solo is not None:
+            self._spawn(self.record_solo(solo), f"solo {room.game_id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def record_solo(self, solo: SoloResult) -> None:
+        """The solo game's row, when its seat was a signed-in player's (else nothing)."""
+        async with self.lock:
+            try:
+                async with self.storage.reading() as conn:
+                    account = await conn.scalar(
+                        sa.select(account_seats.c.account).where(
+                            account_seats.c.room == solo.room,
+                            account_seats.c.player == solo.player,
+                        )
+                    )
+                    ended = await conn.scalar(
+                        sa.select(games.c.finished).where(games.c.id == solo.game)
+                    )
+                if account is None:
+                    return
+                row = {
+                    "game": solo.game, "account": account, "variant": solo.variant,
+                    "deck": solo.deck, "day": solo.day, "seconds": solo.seconds,
+                    "sets": solo.sets, "wrong": solo.wrong,
+                    "finished": ended if ended is not None else time.time(),  # as the game says
+                }
+                await self.storage.write((solo_games.insert().values(row), {}))
+            except (sa.exc.IntegrityError, sqlite3.IntegrityError):
+                log.info("solo game %s was recorded already", solo.game)
+            except StorageError as exc:
+                log.error("solo game %s cannot be recorded: %s", solo.game, exc)
 
     async def catch_up(self, within: float = CATCH_UP_SECONDS) -> int:
-        """Record the games that ended within ``within`` seconds with a signed-in player and
-        no record (the server stopped between a game's end and its record): rebuilt from
-        the stored log. Returns how many were recorded; an unreadable game is skipped."""
+        """Record the games (multiplayer, and the solo ones a board takes) that ended within
+        ``within`` seconds with a signed-in player and no record (the server stopped between a
+        game's end and its record): rebuilt from the stored log. Returns how many were
+        recorded; an unreadable game is skipped."""
+        recent = sa.and_(
+            games.c.status == "finished",
+            games.c.finished >= time.time() - within,
+            sa.exists().where(account_seats.c.room == games.c.room),
+        )
+        multi = sa.and_(  # settings are stored compact, keys sorted
+            games.c.settings.like('%"mode":"multi"%'),
+            ~sa.exists().where(player_games.c.game == games.c.id),
+        )
+        solo = sa.and_(  # the games _solo takes: classic, or a daily puzzle (a day set)
+            games.c.settings.like('%"mode":"solo"%'),
+            sa.or_(
+                games.c.settings.like('%"variant":"classic"%'),
+                games.c.settings.like('%"day":"2%'),
+            ),
+            ~sa.exists().where(solo_games.c.game == games.c.id),
+        )
         unrecorded = (
             sa.select(games.c.id, games.c.room)
-            .where(
-                games.c.status == "finished",
-                games.c.finished >= time.time() - within,
-                games.c.settings.like('%"mode":"multi"%'),  # stored compact, keys sorted
-                sa.exists().where(account_seats.c.room == games.c.room),
-                ~sa.exists().where(player_games.c.game == games.c.id),
-            )
+            .where(recent, sa.or_(multi, solo))
             .limit(CATCH_UP_BATCH)
         )
         try:
@@ -180,12 +275,14 @@ class RatingKeeper:
             except (StorageError, engine.GameError, ValueError, KeyError) as exc:
                 log.error("game %s cannot be recorded after a restart: %s", game_id, exc)
                 continue
-            if outcome is not None:
+            if isinstance(outcome, SoloResult):
+                await self.record_solo(outcome)
+            elif outcome is not None:
                 await self.record(outcome)
-                done += 1
+            done += outcome is not None
         return done
 
-    async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | None:
+    async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | SoloResult | None:
         row = await self.storage.game(game_id)
         if row is None:
             return None
@@ -195,6 +292,8 @@ class RatingKeeper:
         game = engine.Game(settings, row.seed)
         for action in await self.storage.actions(game_id):
             game.apply(game.parse_action(action.action))
+        if settings.mode == "solo":
+            return _solo(game, game_id, room_id)
         bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}
         return _outcome(game, game_id, room_id, bots, row.settings.get("rated"))
 
@@ -319,8 +418,9 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         sa.func.count(),
         sa.func.coalesce(sa.func.sum(sa.case((player_games.c.place == 1, 1), else_=0)), 0),
         sa.func.coalesce(sa.func.sum(player_games.c.sets), 0),
+        sa.func.coalesce(sa.func.sum(player_games.c.wrong), 0),
     ).where(mine)
-    games, wins, sets = (await conn.execute(query)).one()
+    games, wins, sets, wrong = (await conn.execute(query)).one()
     rows = (await conn.execute(sa.select(ratings).where(ratings.c.account == account))).all()
     families = {
         r.family: _shown(rating.Rating(r.mu, r.sigma, r.games)) for r in rows
@@ -343,7 +443,55 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "sets": int(sets),
         "ratings": families,
         "recent": [_recent(r) for r in recent],
+    } | await _solo_figures(conn, account, int(wrong))
+
+
+async def _solo_figures(conn: Any, account: str, wrong: int) -> dict[str, Any]:
+    """Best solo times per deck (classic), the daily-puzzle streak, the average seconds per
+    set alone (classic and daily), and the wrong calls of every recorded game."""
+    mine = solo_games.c.account == account
+    per_deck = (
+        sa.select(solo_games.c.deck, sa.func.min(solo_games.c.seconds), sa.func.count())
+        .where(mine, solo_games.c.variant == "classic")
+        .group_by(solo_games.c.deck)
+    )
+    solo = {
+        deck: {"seconds": round(best, 3), "games": n}
+        for deck, best, n in (await conn.execute(per_deck)).all()
     }
+    totals = sa.select(
+        sa.func.coalesce(sa.func.sum(solo_games.c.seconds), 0),
+        sa.func.coalesce(sa.func.sum(solo_games.c.sets), 0),
+        sa.func.coalesce(sa.func.sum(solo_games.c.wrong), 0),
+    ).where(mine)
+    seconds, sets, solo_wrong = (await conn.execute(totals)).one()
+    days = (
+        sa.select(solo_games.c.day).where(mine, solo_games.c.day.is_not(None)).distinct()
+        .order_by(solo_games.c.day.desc()).limit(STREAK_DAYS)
+    )
+    return {
+        "solo": solo,
+        "daily_streak": streak([d for (d,) in (await conn.execute(days)).all()]),
+        "seconds_per_set": round(seconds / sets, 1) if sets else None,
+        "wrong": wrong + int(solo_wrong),
+    }
+
+
+STREAK_DAYS: Final = 1000
+"""The longest daily-puzzle streak a profile counts (its days are read newest first)."""
+
+
+def streak(days: list[str], today: datetime.date | None = None) -> int:
+    """Days in a row with the daily puzzle solved, ending today or yesterday (UTC): today's
+    puzzle not yet played does not break yesterday's streak. ``days``: ISO dates, newest first."""
+    today = today or utc_now().date()
+    played = set(days)
+    day = today if today.isoformat() in played else today - datetime.timedelta(days=1)
+    n = 0
+    while day.isoformat() in played:
+        n += 1
+        day -= datetime.timedelta(days=1)
+    return n
 
 
 async def _history(conn: Any, account: str) -> dict[str, list[list[float]]]:
@@ -384,46 +532,76 @@ def _recent(r: Any) -> dict[str, Any]:
 
 BOARD_SIZE: Final = 100
 BOARDS: Final = tuple(sorted({f for f in rating.FAMILIES.values() if f is not None}))
-"""The rating boards: one per family of variants (the solo and daily-puzzle boards of issue
-11 need solo results, which are not recorded yet)."""
+"""The rating boards: one per family of variants."""
+SOLO_BOARDS: Final = {"solo-full": "full", "solo-beginner": "beginner"}
+"""The solo boards: the best classic time alone, per deck."""
+DAILY_BOARD: Final = "daily"
+"""Today's daily puzzle (UTC, the server's clock): each player's best time."""
+ALL_BOARDS: Final = (*BOARDS, *SOLO_BOARDS, DAILY_BOARD)
 
 
 async def leaderboard(request: Request) -> Response:
-    """The established players of one family (at least ``PROVISIONAL_GAMES`` rated games),
-    best displayed rating first, at most :data:`BOARD_SIZE`."""
+    """One board, at most :data:`BOARD_SIZE` rows: a rating family's established players (at
+    least ``PROVISIONAL_GAMES`` rated games), best displayed rating first; or a solo board,
+    each signed-in player's best time first: ``{name, seconds, games}``."""
     board = request.query_params.get("board")
-    if board not in BOARDS:
+    if board not in ALL_BOARDS:
         shown = "nothing" if board is None else repr(board[:40])
         return JSONResponse(
             {"code": "unknown_board",
-             "message": f"board is one of {', '.join(BOARDS)}, not {shown}"},
+             "message": f"board is one of {', '.join(ALL_BOARDS)}, not {shown}"},
             status_code=400,
         )
     store: Accounts = request.app.state.accounts
-    ordinal = ratings.c.mu - rating.Z * ratings.c.sigma
-    query = (
-        sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
-        .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
-        .where(ratings.c.family == board, ratings.c.games >= rating.PROVISIONAL_GAMES)
-        .order_by(ordinal.desc(), accounts.c.name)
-        .limit(BOARD_SIZE)
-    )
     try:
         async with store.storage.reading() as conn:
-            rows = (await conn.execute(query)).all()
+            board_rows = _rating_board if board in BOARDS else _time_board
+            rows = await board_rows(conn, board)
     except StorageError as exc:
         log.error("leaderboard %s: %s", board, exc)
         return JSONResponse(
             {"code": "storage_error", "message": "the server cannot read players now"},
             status_code=503,
         )
-    return JSONResponse(
-        [
-            {"name": r.name, "rating": rating.Rating(r.mu, r.sigma, r.games).display,
-             "games": r.games}
-            for r in rows
-        ]
+    return JSONResponse(rows)
+
+
+async def _rating_board(conn: Any, family: str) -> list[dict[str, Any]]:
+    ordinal = ratings.c.mu - rating.Z * ratings.c.sigma
+    query = (
+        sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+        .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
+        .where(ratings.c.family == family, ratings.c.games >= rating.PROVISIONAL_GAMES)
+        .order_by(ordinal.desc(), accounts.c.name)
+        .limit(BOARD_SIZE)
     )
+    return [
+        {"name": r.name, "rating": rating.Rating(r.mu, r.sigma, r.games).display,
+         "games": r.games}
+        for r in (await conn.execute(query)).all()
+    ]
+
+
+async def _time_board(conn: Any, board: str) -> list[dict[str, Any]]:
+    if board == DAILY_BOARD:
+        which = solo_games.c.day == utc_now().date().isoformat()
+    else:
+        which = sa.and_(
+            solo_games.c.variant == "classic", solo_games.c.deck == SOLO_BOARDS[board]
+        )
+    best = sa.func.min(solo_games.c.seconds)
+    query = (
+        sa.select(accounts.c.name, best.label("seconds"), sa.func.count().label("games"))
+        .select_from(solo_games.join(accounts, accounts.c.id == solo_games.c.account))
+        .where(which)
+        .group_by(accounts.c.id, accounts.c.name)
+        .order_by(best, accounts.c.name)
+        .limit(BOARD_SIZE)
+    )
+    return [
+        {"name": r.name, "seconds": round(r.seconds, 3), "games": r.games}
+        for r in (await conn.execute(query)).all()
+    ]
 
 
 def _shown(r: rating.Rating) -> dict[str, Any]:

@@ -500,10 +500,11 @@ class Storage:
         """Write ``room`` without a token again (it left this process)."""
         self.fences.pop(room, None)
 
-    async def write(self, *writes: Write) -> None:
-        """Other modules' writes (accounts), in one transaction of the group commit; each
-        statement carries its own values (params ``{}``)."""
-        await self._submit(*writes)
+    async def write(self, *writes: Write, room: str | None = None) -> None:
+        """Other modules' writes (accounts, chat), in one transaction of the group commit;
+        each statement carries its own values (params ``{}``). With ``room``, they are
+        fenced as the room's own writes are (:class:`Fenced` from a stale owner)."""
+        await self._submit(*self._fence(room), *writes)
 
     def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
         """A connection for other modules' reads; errors name the database."""

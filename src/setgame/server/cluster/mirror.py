@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from setgame import game as engine
 from setgame.server import protocol as p
+from setgame.server.chat import RoomChat, use_chat
 from setgame.server.rooms import Connection, Room, Seat, _seated, hash_token
 from setgame.server.storage import RoomRecord, Storage
 
@@ -34,6 +35,7 @@ class MirrorRoom(Room):
         self.owner: str | None = None
         self._joining: dict[str, tuple[Connection, str]] = {}  # token hash -> (conn, token)
         self.elsewhere: set[str] = set()  # players connected, as the owner last said
+        use_chat(self, MirrorChat(self))
 
     def connected(self) -> set[str | None]:
         return super().connected() | self.elsewhere
@@ -197,3 +199,17 @@ class MirrorRoom(Room):
         self._changed = asyncio.Event()
         for callback in self.on_change:
             callback(self)
+
+
+class MirrorChat(RoomChat):
+    """A mirror's chat: messages are checked here (the rate is the connection's), then
+    numbered, stored and published by the owner; the owner's lines arrive as ``heard``."""
+
+    async def post(self, player: str | None, watcher: str, text: str) -> None:
+        room = self.room
+        assert isinstance(room, MirrorRoom)  # made only by MirrorRoom
+        await room.node.relay(room, "chat", player=player, watcher=watcher, text=text)
+
+    async def history(self, conn: Connection) -> None:
+        self.game = ""  # the owner stores the lines: read them from the database each time
+        await super().history(conn)

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 
 from setgame import game as engine
 from setgame.server import protocol as p
+from setgame.server.chat import chat_of
 from setgame.server.cluster.lease import (
     LEASE_MS,
     RENEW_SECONDS,
@@ -119,6 +120,7 @@ class ClusterRooms(Rooms):
         room.on_change.append(self.node.published)
         if isinstance(room, OwnedRoom):
             room.on_online = self.node.tell_online
+            chat_of(room).on_line = self.node.said
 
     def public(self) -> list[dict[str, Any]]:
         """The public list of every process: this one's rooms now, the others' as they
@@ -292,6 +294,10 @@ class Node:
             }
         self._send(room_channel(rid), message)
 
+    def said(self, room: Room, line: dict[str, Any]) -> None:
+        """A chat line the owner stored: every mirror sends it to its own sockets."""
+        self._send(room_channel(room.id), {"k": "chat", "room": room.id, "line": line})
+
     def tell_online(self, room: OwnedRoom) -> None:
         """Who is connected, on any process: the mirrors show it in their views."""
         online = sorted(p for p in room.connected() if p is not None)
@@ -341,6 +347,9 @@ class Node:
     async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
         if message["k"] in ("gone", "owner"):
             room.owner = message.get("owner")
+            return
+        if message["k"] == "chat":
+            chat_of(room).heard(message["line"])
             return
         if message["k"] == "online":
             room.elsewhere_online([str(p) for p in message.get("players", [])])
@@ -503,6 +512,10 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         )
     elif op == "here":
         _here(room, str(player), str(request["from"]), bool(request["connected"]))
+    elif op == "chat":
+        watcher = str(request["watcher"])[:16]
+        speaker = None if player is None else str(player)
+        await chat_of(room).post(speaker, watcher, str(request["text"]))
     elif op == "again":
         await room.new_game(requested_by=player)
     elif op == "leave":

@@ -56,6 +56,14 @@ export function fmt(value, digits = 0) {
   return new Intl.NumberFormat(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
+// A time as minutes and seconds with tenths, in the page's digits (solo boards): 3:07.4.
+export function minutes(seconds) {
+  const tenths = Math.round(seconds * 10);
+  const whole = Math.floor(tenths / 600);
+  const rest = new Intl.NumberFormat(lang(), { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${whole}:${rest.format((tenths - whole * 600) / 10)}`;
+}
+
 // A player's name as shown: the server names bots "Bot 2"; say that in the page language.
 export function displayName(player) {
   const bot = /^Bot (\d{1,2})$/.exec(player?.name ?? "");

@@ -30,7 +30,7 @@ function syncForm() {
   const multi = form.elements.mode.value === "multi";
   // Practice has no penalty at all (a wrong pick costs nothing there).
   form.elements.penalty.closest("label").hidden = form.elements.mode.value === "practice";
-  for (const name of ["no_set", "pick_seconds", "rounds", "bots", "bot_level", "chat"]) {
+  for (const name of ["no_set", "pick_seconds", "rounds", "bots", "bot_level", "chat", "rated"]) {
     form.elements[name].closest("label").hidden = !multi;
   }
   form.elements.bot_level.closest("label").hidden = !multi || form.elements.bots.value === "0";
@@ -84,6 +84,8 @@ function settings() {
       bot_level: Number(f.bot_level.value),
     });
     if (f.chat.value !== "all") body.chat = f.chat.value; // the default sends nothing
+    // Absent: rated when everyone at the table is signed in (the server decides).
+    if (f.rated.value !== "auto") body.rated = f.rated.value === "yes";
     // Sent only when it is not the default, the lockout of 002 and 000's option.
     if (["lockout", "both"].includes(body.penalty) && f.lockout_lift.value !== "set") {
       body.lockout_lift = f.lockout_lift.value;

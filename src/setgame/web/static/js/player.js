@@ -1,7 +1,7 @@
 // A player's profile (/player/<name>): the figures of GET /api/players/<name>, the ratings
 // per family of variants, and the recent games with links to their replays.
 
-import { init, t, el, fmt } from "./common.js";
+import { init, t, el, fmt, minutes as clock } from "./common.js";
 
 // The families' names are the variants' own (not translated, like the variants' titles).
 const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set": "4Set", memory: "Memory" };
@@ -58,6 +58,14 @@ function show(profile) {
   $("[data-profile-games]").textContent = fmt(profile.games);
   $("[data-profile-wins]").textContent = fmt(profile.wins);
   $("[data-profile-sets]").textContent = fmt(profile.sets);
+  $("[data-profile-wrong]").textContent = fmt(profile.wrong ?? 0);
+  for (const dd of document.querySelectorAll("[data-profile-best]")) {
+    const best = profile.solo?.[dd.dataset.profileBest];
+    dd.textContent = best ? clock(best.seconds) : "—";
+  }
+  const pace = profile.seconds_per_set;
+  $("[data-profile-pace]").textContent = typeof pace === "number" ? fmt(pace, 1) : "—";
+  $("[data-profile-streak]").textContent = fmt(profile.daily_streak ?? 0);
   const families = Object.entries(profile.ratings);
   $("[data-profile-families]").replaceChildren(
     ...families.map(([family, r]) =>

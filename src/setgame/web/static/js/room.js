@@ -17,7 +17,7 @@ import {
   previousKey,
 } from "./keys.js";
 import { relabelKeys, renderTable, rowsFor } from "./table.js";
-import { isChain, isMemory, isPuzzle, renderFound, renderPrevious, variantOf, withMiss } from "./variantview.js";
+import { isChain, isMemory, isPuzzle, miniTable, renderFound, renderPrevious, variantOf, withMiss } from "./variantview.js";
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 import { Chat } from "./chat.js";
@@ -40,6 +40,7 @@ const history = new EventLog(room);
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
 let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
+let lastSet = null; // {player, cards} of the last set_taken this page saw, drawn small
 let miss = null; // Memory: {positions, cards} of a miss, shown a moment before they turn back
 
 // Keys the page picks at run time, marked for the catalog.
@@ -131,6 +132,7 @@ const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant
 function restoreLog() {
   $("#log").replaceChildren();
   for (const ev of history.events()) {
+    if (ev.type === "set_taken") lastSet = { player: ev.player, cards: ev.cards };
     const text = describe(ev, context());
     log(text.text, text.kind);
   }
@@ -155,6 +157,31 @@ function renderCards() {
   }
   table.classList.toggle("held", Boolean(state?.holder));
   renderFound($("#found"), state);
+  renderLastSet();
+}
+
+// The last set found, small beside the table: whose and which cards (any group size).
+function renderLastSet() {
+  const box = $("#last-set");
+  box.hidden = !lastSet?.cards?.length;
+  if (box.hidden) return;
+  const by = lastSet.player === you ? t("room.lastset.you") : t("room.lastset.by", { name: nameOf(lastSet.player) });
+  box.querySelector("[data-last-set-by]").textContent = by;
+  box.dataset.by = nameOf(lastSet.player);
+  const drawn = lastSet.cards.join(" ");
+  if (box.dataset.drawn === drawn) return;
+  box.dataset.drawn = drawn;
+  box.querySelector(".mini")?.remove();
+  box.append(miniTable(lastSet.cards));
+}
+
+// After the match: who "Play again" takes along (the seats not left, as rooms.new_game).
+function renderAgain() {
+  const line = $("#again-who");
+  const here = (state?.players || []).filter((p) => p.present !== false).map(displayName);
+  line.hidden = state?.phase !== "match_over" || state.mode !== "multi" || !here.length;
+  line.textContent = line.hidden ? "" : t("room.againwho", { names: here.join(", ") });
+  act("again").title = line.textContent;
 }
 
 
@@ -241,6 +268,7 @@ function render() {
   renderScores($("#scores"), state, you);
   renderActions();
   renderResults($("#results"), $("#standings"), state);
+  renderAgain();
   chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
 }
@@ -258,7 +286,7 @@ function tick() {
   } else if (!bannerUntil && !state.holder) {
     setBanner(idleText());
   }
-  if (clockBase && state.mode !== "multi") {
+  if (clockBase) {
     const running = playing() ? (now - clockBase[1]) / 1000 : 0;
     const clock = [t("room.time"), formatTime(clockBase[0] + running)];
     // Puzzle solo: wrong picks cost time, shown beside the clock.
@@ -468,6 +496,7 @@ function adopt(next) {
     picking = false;
   }
   if (before?.table?.join() !== state.table?.join()) hintCards = [];
+  if (before?.game !== state.game) lastSet = null; // "again": a new game, nothing found yet
   if (before?.version !== state.version) sentTurns = [];
 }
 
@@ -481,6 +510,10 @@ function onEvents(events) {
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
     if (fx.wrong) showMiss(ev);
+    if (ev.type === "set_taken") {
+      lastSet = { player: ev.player, cards: ev.cards };
+      renderLastSet();
+    }
     if (fx.wrong) flashWrong(fx.wrong);
   }
 }
