@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,65 @@ def test_load_benchmark_refuses_bad_process_counts(bad: str) -> None:
     )
     assert done.returncode == 2
     assert f"want counts 1-8 like 1,2,3, got {bad!r}" in done.stderr
+
+
+def _descendants(root: int) -> set[int]:
+    """Every live process under ``root`` (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, rest = stat.read_text().split(" (", 1)
+            parents.setdefault(int(rest.rsplit(") ", 1)[1].split()[1]), []).append(int(pid))
+        except (OSError, IndexError, ValueError):
+            continue
+    found, todo = set(), [root]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_cluster_run_stops_every_process_it_started() -> None:
+    _needs_services()
+    run = subprocess.Popen(
+        [sys.executable, str(LOAD), "--processes", "2", "--players", "8", "--seconds", "6",
+         "--deck", "beginner", "--rounds", "single", "--json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        started: set[int] = set()
+        while time.monotonic() < deadline and run.poll() is None:
+            started = _descendants(run.pid)
+            servers = [p for p in started if b"--redis" in _cmdline(p)]
+            if len(servers) == 2:  # the cluster is up, PostgreSQL and Redis with it
+                break
+            time.sleep(0.2)
+        assert len([p for p in started if b"--redis" in _cmdline(p)]) == 2
+        run.send_signal(signal.SIGINT)  # to the benchmark alone, as a stray Ctrl-C could be
+        run.wait(60)
+        time.sleep(1)
+        left = [p for p in started if _alive(p)]
+        assert left == [], [_cmdline(p) for p in left]
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return b""
