@@ -90,7 +90,7 @@ def show_cluster(result: dict[str, Any]) -> str:
             f"{name:<23} {r['connected']:>7}  {r['actions_per_second']:>9}  "
             f"{pick['p50_ms']} / {pick['p99_ms']} / {pick['max_ms']:<12}  "
             f"{r['error_count']:>6}  {r['server_cpu_percent_playing']:>12}  "
-            f"{owner} / {mirror}  {r.get('mirror_p50_ratio_to_owner', '-')}  "
+            f"{owner} / {mirror or '-'}  {r.get('mirror_p50_ratio_to_owner') or '-'}  "
             f"{r['load_average_1min']}"
         )
     return "\n".join(lines)
