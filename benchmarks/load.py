@@ -3,6 +3,7 @@
     python3 benchmarks/load.py --players 1000 --room-size 4 --seconds 30
     python3 benchmarks/load.py --quick          # a few rooms for a few seconds (the test)
     python3 benchmarks/load.py --server-src ../other/src   # another checkout's server (A/B)
+    python3 benchmarks/load.py --processes 1,2,3   # clusters of N servers (load_cluster.py)
 
 It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLite
 file), creates the rooms over HTTP, connects the players through the Python
@@ -155,11 +156,16 @@ def memory_mb(pid: int) -> tuple[float, float] | None:
 
 @contextmanager
 def server_process(
-    db: Path, log: Path, port: int | None = None, source: str | None = None
+    db: Path | str,
+    log: Path,
+    port: int | None = None,
+    source: str | None = None,
+    redis: str | None = None,
 ) -> Iterator[Server]:
     """Run the game server in a subprocess on loopback (``port``, or a free one); yield it.
     ``source``: a ``src`` folder whose ``setgame`` the server runs (another checkout, to
-    compare two versions of the server under the same load generator)."""
+    compare two versions of the server under the same load generator). ``db``: a SQLite
+    file or a database URL; ``redis``: run it as one process of a cluster (docs/cluster.md)."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -174,6 +180,7 @@ def server_process(
         "--log-level",
         "warning",
         "--create-db",
+        *(["--redis", redis] if redis else []),
     ]
     paths = [source, os.environ.get("PYTHONPATH", "")] if source is not None else []
     path = {"PYTHONPATH": os.pathsep.join(p for p in paths if p)} if paths else {}
@@ -233,6 +240,10 @@ class Stats:
     picks: int = 0
     latencies: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # perf_counter() of each latency's pick
+    #: pick -> this player got the update, for players on the room's owner process and on
+    #: another process (a mirror: one more hop, through Redis); with one server all are owner
+    owner_arrivals: list[float] = field(default_factory=list)
+    mirror_arrivals: list[float] = field(default_factory=list)
     pings: list[float] = field(default_factory=list)
     pinged_at: list[float] = field(default_factory=list)
     lags: list[float] = field(default_factory=list)  # load generator's event-loop lateness
@@ -260,6 +271,7 @@ class Stats:
 @dataclass
 class Room:
     id: str
+    owner: int = 0  # index of the server process that created (owns) the room
     players: list[Bot] = field(default_factory=list)
     #: valid picks in flight: picked cards -> (time sent, arrival times so far)
     pending: dict[frozenset[str], tuple[float, list[float]]] = field(default_factory=dict)
@@ -279,21 +291,31 @@ class Options:
     samples: str | None = None  # write every latency with its time here (JSON)
     keepalive: float | None = 20.0  # WebSocket ping interval of each player's connection
     compression: str | None = None  # "deflate" as browsers negotiate, or None
-    server_pid: int | None = None  # the server's process, for its CPU time while playing
+    server_pids: tuple[int, ...] = ()  # the server processes, for their CPU time while playing
+
+
+def servers_cpu(pids: Sequence[int]) -> float | None:
+    """CPU seconds the server processes ``pids`` have used so far, summed; None when any
+    cannot be read (or there are none: a server this run did not start)."""
+    used = [cpu_seconds(pid) for pid in pids]
+    if not used or any(u is None for u in used):
+        return None
+    return sum(u for u in used if u is not None)
 
 
 class PlayCpu:
-    """CPU seconds of this load process and of the server (``server_pid``) over the play
-    alone: connecting thousands of sockets costs both sides more than a second of play."""
+    """CPU seconds of this load process and of the server(s) (``server_pids``, summed) over
+    the play alone: connecting thousands of sockets costs both sides more than a second of
+    play."""
 
-    def __init__(self, server_pid: int | None) -> None:
-        self.pid = server_pid
+    def __init__(self, server_pids: Sequence[int]) -> None:
+        self.pids = server_pids
         self.load = time.process_time()
-        self.server = None if server_pid is None else cpu_seconds(server_pid)
+        self.server = servers_cpu(server_pids)
 
     def finish(self, stats: Stats) -> None:
         stats.play_load_cpu = time.process_time() - self.load
-        after = None if self.pid is None else cpu_seconds(self.pid)
+        after = servers_cpu(self.pids)
         if self.server is not None and after is not None:
             stats.play_server_cpu = after - self.server
 
@@ -368,6 +390,7 @@ class Bot:
         #: messages queued meanwhile (presence, joins) must not make it send the same again
         self.started_at_version: int | None = None
         self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
+        self.on_owner = True  # connected to the process that owns the room (created it)
         client.listener = self._arrived
 
     def _arrived(self, client: Client, message: Message, at: float) -> None:
@@ -385,6 +408,9 @@ class Bot:
                 continue
             sent, arrivals = entry
             arrivals.append(at)
+            (self.stats.owner_arrivals if self.on_owner else self.stats.mirror_arrivals).append(
+                at - sent
+            )
             if len(arrivals) == len(self.room.players):
                 self.stats.latencies.append(max(arrivals) - sent)
                 self.stats.sent_at.append(sent)
@@ -515,13 +541,17 @@ def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Trip
 
 
 async def _connect(
-    base: str, room: Room, seat: int, opts: Options, stats: Stats, solver: TableSolver
+    bases: Sequence[str], room: Room, seat: int, opts: Options, stats: Stats, solver: TableSolver
 ) -> None:
+    # Round-robin from the owner: a room's players are spread over every server process.
+    where = (room.owner + seat) % len(bases)
     client = await Client.connect(
-        base, room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
+        bases[where], room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
     )
     await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
-    room.players.append(Bot(client, room, seat, opts, stats, solver))
+    bot = Bot(client, room, seat, opts, stats, solver)
+    bot.on_owner = where == room.owner
+    room.players.append(bot)
     stats.connected += 1
 
 
@@ -558,18 +588,22 @@ async def _pinger(base: str, room_id: str, until: float, stats: Stats) -> None:
             await asyncio.sleep(0.1)
 
 
-async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
-    """Connect a room_size players to every room, play for opts.seconds, return the figures."""
+async def play(
+    bases: Sequence[str], room_ids: list[tuple[str, int]], spare: str, opts: Options
+) -> Stats:
+    """Connect a room_size players to every room (id, index of its owner in ``bases``), play
+    for opts.seconds, return the figures. ``spare`` is a room on ``bases[0]`` for pings."""
     stats = Stats()
     cpu, wall = time.process_time(), time.monotonic()
-    rooms = [Room(rid) for rid in room_ids]
+    rooms = [Room(rid, owner) for rid, owner in room_ids]
+    base = bases[0]
     gate = asyncio.Semaphore(opts.connect_concurrency)
     solver = TableSolver()
 
     async def connect(room: Room, seat: int) -> None:
         async with gate:
             try:
-                await _connect(base, room, seat, opts, stats, solver)
+                await _connect(bases, room, seat, opts, stats, solver)
             except (ClientError, OSError, TimeoutError) as exc:
                 stats.errors[f"connect: {type(exc).__name__}"] += 1
 
@@ -585,7 +619,7 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
         room.players.sort(key=lambda bot: bot.seat)
     begun = time.monotonic()
     stats.begun = time.perf_counter()
-    play_cpu = PlayCpu(opts.server_pid)
+    play_cpu = PlayCpu(opts.server_pids)
     stop = begun + opts.seconds
     tasks = [asyncio.create_task(bot.run(stop)) for room in rooms for bot in room.players]
     tasks.append(asyncio.create_task(_pinger(base, spare, stop, stats)))
@@ -608,8 +642,10 @@ async def play(base: str, room_ids: list[str], spare: str, opts: Options) -> Sta
     return stats
 
 
-def _play_process(base: str, room_ids: list[str], spare: str, opts: Options) -> Stats:
-    return _run_loop(play(base, room_ids, spare, opts))
+def _play_process(
+    bases: list[str], room_ids: list[tuple[str, int]], spare: str, opts: Options
+) -> Stats:
+    return _run_loop(play(bases, room_ids, spare, opts))
 
 
 def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
@@ -658,7 +694,7 @@ async def bare_play(base: str, room_ids: list[str], opts: Options, rate: float) 
     gc.disable()
     begun = time.monotonic()
     stats.begun = time.perf_counter()
-    play_cpu = PlayCpu(opts.server_pid)
+    play_cpu = PlayCpu(opts.server_pids)
     stop = begun + opts.seconds
     each = rate / max(1, len(sockets))
     numbers = itertools.count()
@@ -719,7 +755,7 @@ def _load_bare(
     rooms = [f"r{i}" for i in range(max(1, players // opts.room_size))]
     slices = [rooms[i::processes] for i in range(processes)]
     cpu_before = None if server.pid is None else cpu_seconds(server.pid)
-    opts = replace(opts, server_pid=server.pid)
+    opts = replace(opts, server_pids=_pids([server]))
     jobs = [(server.url, part, opts, rate / processes) for part in slices]
     total = merge(_in_processes(_bare_process, jobs))
     cpu_after = None if server.pid is None else cpu_seconds(server.pid)
@@ -797,11 +833,11 @@ def run(
     port (the bare stack takes the next one); default: free ports."""
     with tempfile.TemporaryDirectory(prefix="setgame-load-", dir=db_dir) as tmp:
         if url is not None:
-            result = _load(Server(url), players, opts, processes)
+            result = _load([Server(url)], players, opts, processes)
         else:
             db, log = Path(tmp) / "load.db", Path(tmp) / "server.log"
             with server_process(db, log, port, server_src) as server:
-                result = _load(server, players, opts, processes)
+                result = _load([server], players, opts, processes)
         if bare:
             rate = result["actions_per_second"]
             with bare_process(Path(tmp) / "bare.log", port and port + 1) as server:
@@ -820,27 +856,49 @@ def _ratios(result: dict[str, Any]) -> dict[str, float | None]:
     return out
 
 
-def _load(server: Server, players: int, opts: Options, processes: int) -> dict[str, Any]:
-    base = server.url
+def _pids(servers: Sequence[Server]) -> tuple[int, ...]:
+    return tuple(s.pid for s in servers if s.pid is not None)
+
+
+def _rooms_on(servers: Sequence[Server], count: int, opts: Options) -> list[tuple[str, int]]:
+    """``count`` rooms created round-robin on the servers: (id, index of its creator, which
+    owns it: docs/cluster.md)."""
+    shares = [len(range(i, count, len(servers))) for i in range(len(servers))]
+    made = [asyncio.run(_make_rooms(s.url, n, opts)) for s, n in zip(servers, shares, strict=True)]
+    return [(made[i % len(servers)][i // len(servers)], i % len(servers)) for i in range(count)]
+
+
+def _load(
+    servers: Sequence[Server], players: int, opts: Options, processes: int
+) -> dict[str, Any]:
+    """Load the server process(es) (one, or several of a cluster: each room's players are
+    spread over all of them) with ``players`` from ``processes`` load processes."""
+    bases = [s.url for s in servers]
     count = max(1, players // opts.room_size)
-    room_ids = asyncio.run(_make_rooms(base, count + processes, opts))
-    rooms, spares = room_ids[:count], room_ids[count:]
-    idle = asyncio.run(_idle_pings(base, spares[0]))
+    rooms = _rooms_on(servers, count, opts)
+    spares = asyncio.run(_make_rooms(bases[0], processes, opts))
+    idle = asyncio.run(_idle_pings(bases[0], spares[0]))
     slices = [rooms[i::processes] for i in range(processes)]
-    cpu_before = None if server.pid is None else cpu_seconds(server.pid)
+    pids = _pids(servers)
+    cpu_before = servers_cpu(pids)
     machine_before = machine_busy()
-    opts = replace(opts, server_pid=server.pid)
-    jobs = [(base, part, spares[i], opts) for i, part in enumerate(slices)]
+    opts = replace(opts, server_pids=pids)
+    jobs = [(bases, part, spares[i], opts) for i, part in enumerate(slices)]
     total = merge(_in_processes(_play_process, jobs))
-    lines = server.log_lines()
+    lines = [line for server in servers for line in server.log_lines()]
     total.server_warnings = [line for line in lines if "WARNING" in line]
     total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
     if opts.samples is not None:
         _write_samples(opts.samples, total)
-    cpu_after = None if server.pid is None else cpu_seconds(server.pid)
+    cpu_after = servers_cpu(pids)
     if cpu_before is not None and cpu_after is not None:
         total.server_cpu = cpu_after - cpu_before
-    total.server_memory = None if server.pid is None else memory_mb(server.pid)
+    memories = [memory_mb(pid) for pid in pids]
+    if memories and all(m is not None for m in memories):  # summed over the processes
+        total.server_memory = (
+            round(sum(m[0] for m in memories if m), 1),
+            round(sum(m[1] for m in memories if m), 1),
+        )
     machine_after = machine_busy()
     if machine_before is not None and machine_after is not None:
         busy = machine_after[0] - machine_before[0]
@@ -871,6 +929,8 @@ def merge(parts: list[Stats]) -> Stats:
         total.picks += part.picks
         total.latencies += part.latencies
         total.sent_at += part.sent_at
+        total.owner_arrivals += part.owner_arrivals
+        total.mirror_arrivals += part.mirror_arrivals
         total.pings += part.pings
         total.pinged_at += part.pinged_at
         total.lags += part.lags
@@ -933,6 +993,8 @@ def report(
         "rounds_finished": stats.rounds,
         "matches_finished": stats.matches,
         "pick_to_all_latency": pick,
+        "pick_to_owner_player_latency": _summary(stats.owner_arrivals),
+        "pick_to_mirror_player_latency": _summary(stats.mirror_arrivals),
         "baseline_ping_during_load": _summary(stats.pings),
         "ping_before_load": baseline,
         "load_generator_loop_lag": _summary(stats.lags),
@@ -1049,7 +1111,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--room-size", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--processes", type=int, default=1, help="load-generator processes")
+    parser.add_argument("--generators", type=int, default=1, help="load-generator processes")
+    parser.add_argument(
+        "--processes",
+        type=_counts,
+        help="server processes over PostgreSQL and Redis, e.g. 1,2,3: one run each, after "
+        "the single SQLite server (benchmarks/load_cluster.py)",
+    )
     parser.add_argument("--deck", default="full", help="room deck: full or beginner")
     parser.add_argument("--rounds", default="match", help="match (a round per player) or single")
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
@@ -1073,7 +1141,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds, args.deck, args.rounds = 12, 6.0, "beginner", "single"
-    if args.players < args.room_size or args.room_size < 1 or args.processes < 1:
+    if args.players < args.room_size or args.room_size < 1 or args.generators < 1:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
     opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
     opts.samples = args.samples
@@ -1089,10 +1157,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--port must be 1-65534, got {args.port!r}")
     if args.server_src is not None and not (Path(args.server_src) / "setgame").is_dir():
         parser.error(f"--server-src must be a src folder holding setgame/, got {args.server_src!r}")
+    if args.processes is not None:
+        if args.url is not None or args.server_src is not None:
+            parser.error("--processes starts its own servers: no --url or --server-src")
+        return _main_cluster(args.players, opts, args.processes, args.generators, args)
     result = run(
         args.players,
         opts,
-        args.processes,
+        args.generators,
         args.url,
         args.db_dir,
         args.port,
@@ -1102,6 +1174,32 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(result, indent=2) if args.json else show(result))
     errors = result["error_count"] + result.get("bare", {}).get("error_count", 0)
     return 0 if errors == 0 else 1
+
+
+def _counts(text: str) -> list[int]:
+    """``--processes``: a comma-separated list of server process counts, 1 to 8 each."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or len(counts) > 8 or not all(1 <= n <= 8 for n in counts):
+        raise argparse.ArgumentTypeError(f"want counts 1-8 like 1,2,3, got {text!r}")
+    return counts
+
+
+def _main_cluster(
+    players: int, opts: Options, counts: list[int], generators: int, args: argparse.Namespace
+) -> int:
+    import services
+    from load_cluster import run_cluster, show_cluster
+
+    try:
+        result = run_cluster(players, opts, counts, generators, args.db_dir)
+    except services.Missing as missing:
+        print(f"load.py: error: --processes needs PostgreSQL and Redis: {missing}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2) if args.json else show_cluster(result))
+    return 0 if result["error_count"] == 0 else 1
 
 
 if __name__ == "__main__":

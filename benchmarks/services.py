@@ -1,0 +1,119 @@
+"""Throwaway PostgreSQL and redis-server on loopback, for the tests and the load benchmark.
+
+Both are context managers that start the server in a new temporary folder, wait until it
+accepts connections, yield its URL and stop it (and remove its folder) on the way out, also
+on an error or Ctrl-C. :class:`Missing` says that the machine lacks the server.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class Missing(RuntimeError):
+    """The server's program is not installed."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    return next((str(v / name) for v in versions if (v / name).exists()), None)
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: run it as the ``postgres`` user then."""
+    if os.geteuid() == 0 and shutil.which("runuser"):
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited at startup")  # type: ignore[index]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                time.sleep(0.3)  # accepting TCP comes a moment before accepting logins
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{proc.args[0]} did not start")  # type: ignore[index]
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@contextmanager
+def postgres() -> Iterator[str]:
+    """``postgresql+asyncpg://...`` of a fresh cluster on loopback (raises :class:`Missing`)."""
+    initdb, server = _postgres_bin("initdb"), _postgres_bin("postgres")
+    if initdb is None or server is None:
+        raise Missing("PostgreSQL is not installed")
+    # Not under a private (0700, root's) temporary folder: postgres must reach it.
+    base = Path(tempfile.mkdtemp(prefix="setgame-pg-"))
+    try:
+        data = base / "data"
+        data.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(base, "postgres", "postgres")
+            shutil.chown(data, "postgres", "postgres")
+        init = [initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+        subprocess.run(_as_postgres(init), check=True, capture_output=True)
+        port = free_port()
+        command = [server, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(data)]
+        with (base / "pg.log").open("wb") as log:
+            proc = subprocess.Popen(_as_postgres(command), stdout=log, stderr=subprocess.STDOUT)
+            try:
+                wait_port(port, proc)
+                yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
+            finally:
+                _stop(proc)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextmanager
+def redis() -> Iterator[str]:
+    """``redis://127.0.0.1:<port>/0`` of a throwaway ``redis-server`` (no persistence;
+    raises :class:`Missing`)."""
+    server = shutil.which("redis-server")
+    if server is None:
+        raise Missing("redis-server is not installed")
+    folder = Path(tempfile.mkdtemp(prefix="setgame-redis-"))
+    try:
+        port = free_port()
+        command = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                   "--appendonly", "no", "--dir", str(folder), "--protected-mode", "yes"]
+        with (folder / "redis.log").open("wb") as log:
+            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            try:
+                wait_port(port, proc)
+                yield f"redis://127.0.0.1:{port}/0"
+            finally:
+                _stop(proc)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
