@@ -111,6 +111,7 @@ def _page(request: Request, name: str, **values: str) -> Response:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise HTTPException(404, f"page {name!r} is not installed") from None
+    text = _with_parts(request.app.state.web, text, name)
     fields = {"lang": lang, **{k: html.escape(v) for k, v in values.items()}}
     if "{{rules}}" in text:
         fields["rules"] = _rules_fragment(request.app.state.web, lang)
@@ -120,6 +121,30 @@ def _page(request: Request, name: str, **values: str) -> Response:
     if request.query_params.get("lang") == lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+_CURRENT: Final = {"rules": "/rules", "puzzle": "/puzzle", "account": "/account"}
+"""The pages the site header links to, by page name: that link is marked as the current page."""
+
+
+def _with_parts(web: Path, text: str, name: str) -> str:
+    """The page with the parts every page shares filled in (no build step: the server does it):
+    ``{{head}}`` (meta, style sheet, icon) and ``{{header}}`` (the site header), whose link to
+    this page, if any, says so (``aria-current``)."""
+    head, header = _parts(web)
+    current = _CURRENT.get(name)
+    if current is not None:
+        header = header.replace(f'href="{current}"', f'href="{current}" aria-current="page"', 1)
+    return text.replace("{{head}}", head, 1).replace("{{header}}", header, 1)
+
+
+@functools.cache
+def _parts(web: Path) -> tuple[str, str]:
+    pages = web / "pages"
+    return (
+        (pages / "_head.html").read_text(encoding="utf-8").rstrip("\n"),
+        (pages / "_header.html").read_text(encoding="utf-8").rstrip("\n"),
+    )
 
 
 def _rules_fragment(web: Path, lang: str) -> str:
