@@ -24,7 +24,7 @@ from conftest import LiveServer, free_port
 from server.test_restart import close_all, synced, take_a_set
 from setgame.server.chat import stored_lines
 from setgame.server.chat_tables import chat_lines
-from setgame.server.client import Client, Disconnected, create_room
+from setgame.server.client import Client, Disconnected, create_room, table_sets
 from setgame.server.storage import Fenced, Storage
 
 
@@ -617,3 +617,105 @@ async def test_a_chat_line_survives_the_owner_killed(
         assert [(line["seq"], line["text"]) for line in await heard(reader)] == [(2, "yes")]
     finally:
         await close_all(clients)
+
+
+# --- adoption under load (the bug of docs/cluster.md, "Adopting many rooms") ------------------
+
+ORPHANS = 180
+BUSY_LIMITS = {
+    "SETGAME_ROOMS_PER_MINUTE": "100000", "SETGAME_ROOMS_BURST": "100000",
+    "SETGAME_ROOM_CAP": "1000",
+}
+
+
+async def orphan(server: LiveServer) -> str:
+    """A room on ``server`` whose two bots play, its one human gone (a game in progress)."""
+    room = await create_room(server.url, bots=2, bot_level=1, no_set="auto")
+    ann = await Client.connect(server.url, room)
+    try:
+        await ann.join("Ann")
+        await ann.start()
+        await ann.wait_update(lambda s: s["phase"] == "playing")
+    finally:
+        await ann.close()
+    return room
+
+
+async def all_leased(redis_url: str, rooms: list[str], dead: str | None) -> bool:
+    client = aioredis.from_url(redis_url)
+    try:
+        owners = await client.mget([f"setgame:owner:{r}" for r in rooms])
+    finally:
+        await client.aclose()
+    return all(o is not None and o.decode() != dead for o in owners)
+
+
+async def test_a_process_adopting_many_rooms_keeps_its_own_rooms(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A process dies with ~100 rooms in progress; while a live one adopts them all, the
+    players of the live processes' own rooms play on: no socket of theirs is closed (1011,
+    1012), no error (owner_moved, server_error), no action lost. Adoption used to run inside
+    the lease check, one room after another, so the adopter's own leases ran out meanwhile
+    and the other process took its rooms."""
+    servers = [LiveServer(cluster_db, tmp_path / f"busy{n}.log", env=BUSY_LIMITS) for n in range(3)]
+    for n, server in enumerate(servers):
+        server.options = ["--redis", redis_url]
+        server.created = n > 0
+    closes: list[Any] = []
+    errors: list[dict[str, Any]] = []
+
+    def listen(client: Client, message: dict[str, Any], _at: float) -> None:
+        if message["type"] == "error":
+            errors.append(message)
+
+    players: list[list[Client]] = []
+    try:
+        servers[0].start()
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(LiveServer.start, servers[1:]))
+        orphans: list[str] = []
+        for _ in range(0, ORPHANS, 10):
+            orphans += await asyncio.gather(*(orphan(servers[0]) for _ in range(10)))
+        for server in servers[1:]:  # each live process owns a room two players play in
+            room = await create_room(server.url, no_set="auto")
+            pair = [await Client.connect(server.url, room, listener=listen) for _ in range(2)]
+            for client, name in zip(pair, ("Bob", "Cid"), strict=True):
+                await client.join(name)
+            await pair[0].start()
+            for client in pair:
+                await client.wait_update(lambda s: s["phase"] == "playing")
+            players.append(pair)
+        dead = await lease_of(redis_url, orphans[0])
+        servers[0].kill()
+        taken = [0, 0]
+        deadline = asyncio.get_running_loop().time() + 40.0
+        settled_at: float | None = None
+        while asyncio.get_running_loop().time() < deadline:
+            for n, pair in enumerate(players):
+                if table_sets(pair[0].state) and scores(pair[0]) < 20:
+                    await play_sets(pair, 1)
+                    taken[n] += 1
+                else:
+                    await asyncio.sleep(0.05)
+            if settled_at is None and await all_leased(redis_url, orphans, dead):
+                settled_at = asyncio.get_running_loop().time()
+            if settled_at is not None and asyncio.get_running_loop().time() > settled_at + 4:
+                break
+        assert settled_at is not None, "the orphaned rooms were not all adopted"
+        closes = [c.closed for pair in players for c in pair if c.closed is not None]
+        assert not closes and not errors, (closes, errors)
+        for n, pair in enumerate(players):
+            await synced(pair)
+            assert scores(pair[1]) == taken[n] and taken[n] >= 2
+            log = await stored_log(cluster_db, pair[0].room)
+            assert log[-1][0] == pair[0].version
+            assert sum(a["type"] == "pick" for _, a in log) == taken[n]
+    finally:
+        await close_all([c for pair in players for c in pair])
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server.proc.pid, signal.SIGCONT)
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(LiveServer.stop, servers))

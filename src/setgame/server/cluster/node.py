@@ -41,7 +41,7 @@ from setgame.server.cluster.quota import Quota
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
-from setgame.server.storage import RoomRecord, Storage, games
+from setgame.server.storage import Fenced, RoomRecord, Storage, games
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,11 @@ ADOPT_SECONDS: Final = 3.0
 """How often one process (whichever takes ``ADOPT_KEY`` first) looks for rooms with a game
 in progress that no process owns (their owner died and nobody reopened them)."""
 ADOPT_BATCH: Final = 200
+ADOPT_CHUNK: Final = 10
+"""Rooms taken over between two pauses of the takeover task: a burst of adoptions (each a
+database commit and a read of the room's log) never holds the loop or the database for long
+while this process's own rooms play."""
+ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
 CLOSE_MOVED: Final = 1012
@@ -175,6 +180,7 @@ class Node:
         self._renewed = time.monotonic()
         self.listed_elsewhere: list[dict[str, Any]] = []
         self._adopted_at = time.monotonic()
+        self._free: list[str] = []  # mirrored rooms whose lease was free at the last check
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
@@ -183,6 +189,7 @@ class Node:
             (self._listen(), "cluster-listen"),
             (self._publish(), "cluster-publish"),
             (self._watch(), "cluster-watch"),
+            (self._takeovers(), "cluster-takeovers"),
         ):
             self._tasks.append(asyncio.create_task(coro, name=name))
         log.info("cluster: this process is %s", self.me)
@@ -325,6 +332,8 @@ class Node:
             await _perform(room, request)
         except engine.GameError as exc:
             error = {"code": exc.code, "message": str(exc)}
+        except Fenced:  # another process took the room over meanwhile: the mirror retries
+            error = {"code": "owner_moved", "message": "this room moved to another server: retry"}
         except Exception:
             log.exception("cluster: relayed request %r failed", request)
             error = {"code": "server_error", "message": "the room's server failed"}
@@ -437,8 +446,9 @@ class Node:
                     await self._drop_owned()  # cut off from Redis: others may own them now
 
     async def _check(self) -> None:
-        """Renew this process's leases; drop the rooms whose lease is lost; take over the
-        mirrored rooms whose owner is gone; share the public list."""
+        """Renew this process's leases; drop the rooms whose lease is lost; note the
+        mirrored rooms whose owner is gone (``_takeovers`` takes them); share the public
+        list. Nothing here waits for a takeover: the renewals must never be late."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
         kept = await self.leases.renew([r.id for r in owned])
         self._renewed = time.monotonic()
@@ -450,24 +460,62 @@ class Node:
         owners = await self.leases.owners([r.id for r in mirrors])
         for mirror, owner in zip(mirrors, owners, strict=True):
             mirror.owner = owner
-            if owner is None and await self.leases.acquire(mirror.id):
-                await self.drop(mirror)
-                async with self.rooms._loading:
-                    await self._take_over(mirror.id)
+        self._free = [m.id for m, o in zip(mirrors, owners, strict=True) if o is None]
         here = list(self.rooms.rooms.values())
         await self.quota.tick(self.me, [r for r in here if isinstance(r, OwnedRoom)], here)
         try:
             await self._share_list()
-            if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
-                self._adopted_at = time.monotonic()
-                await self._adopt()
-        except Exception:  # the list and adoptions may lag; the leases above must not
-            log.exception("cluster: cannot share the public list or adopt rooms")
+        except Exception:  # the list may lag; the leases above must not
+            log.exception("cluster: cannot share the public list")
+
+    async def _takeovers(self) -> None:
+        """Take over the mirrored rooms whose owner went away, and adopt orphaned rooms:
+        in a task of their own, in small chunks, so that a burst of takeovers (a dead
+        process's hundreds of rooms) never delays the renewal of the leases this process
+        already holds (``_watch``): late renewals let another process take its rooms."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._take_free_mirrors()
+                if time.monotonic() - self._adopted_at > ADOPT_SECONDS:
+                    self._adopted_at = time.monotonic()
+                    await self._adopt()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: takeovers failed")
+
+    async def _take_free_mirrors(self) -> None:
+        free, self._free = self._free, []
+        for n, rid in enumerate(free, 1):
+            mirror = self.rooms.rooms.get(rid)
+            if isinstance(mirror, MirrorRoom) and mirror.owner is None:
+                await self._take_one(rid, mirror)
+            if n % ADOPT_CHUNK == 0:
+                await asyncio.sleep(ADOPT_PAUSE)
+
+    async def _take_one(self, rid: str, mirror: MirrorRoom | None = None) -> None:
+        """Take ``rid`` over if its lease is free; a failure stays this room's alone."""
+        try:
+            async with self.rooms._loading:
+                here = self.rooms.rooms.get(rid)
+                if here is not mirror or not await self.leases.acquire(rid):
+                    return
+                if mirror is not None:
+                    await self.drop(mirror)
+                await self._take_over(rid)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cluster: cannot take room %s over", rid)
+            if not isinstance(self.rooms.rooms.get(rid), OwnedRoom):
+                await self.let_go(rid)
 
     async def _adopt(self) -> None:
         """Take over the rooms with a game in progress that nobody owns: their games go on
         (bots play, pick windows end) and they are swept like any room once abandoned, as
-        one process restores every room in progress at its start."""
+        one process restores every room in progress at its start. A chunk at a time, with
+        a pause between chunks (``ADOPT_CHUNK``)."""
         if not await self.client.set(ADOPT_KEY, self.me, nx=True, px=int(ADOPT_SECONDS * 900)):
             return  # another process looks this time
         query = (
@@ -477,12 +525,12 @@ class Node:
         async with self.storage.reading() as conn:
             candidates = [str(r) for r in (await conn.execute(query)).scalars()]
         candidates = [r for r in candidates if r not in self.rooms.rooms]
-        owners = await self.leases.owners(candidates)
-        for rid, owner in zip(candidates, owners, strict=True):
-            if owner is None and len(self.rooms.rooms) < self.rooms.limits.room_cap:
-                async with self.rooms._loading:
-                    if rid not in self.rooms.rooms and await self.leases.acquire(rid):
-                        await self._take_over(rid)
+        for start in range(0, len(candidates), ADOPT_CHUNK):
+            chunk = candidates[start : start + ADOPT_CHUNK]
+            for rid, owner in zip(chunk, await self.leases.owners(chunk), strict=True):
+                if owner is None and len(self.rooms.rooms) < self.rooms.limits.room_cap:
+                    await self._take_one(rid)
+            await asyncio.sleep(ADOPT_PAUSE)
 
     async def _share_list(self) -> None:
         """Write this process's public rooms to Redis; read the other processes'."""
