@@ -15,7 +15,7 @@ import setgame
 PAGES = Path(setgame.__file__).parent / "web" / "pages"
 HEAD = (PAGES / "_head.html").read_text(encoding="utf-8").strip()
 HEADER = (PAGES / "_header.html").read_text(encoding="utf-8")
-PATHS = ["/", "/rules", "/puzzle", "/account", "/leaderboard", "/player/Nobody", "/replay/nosuchgame"]
+PATHS = ["/", "/rules", "/puzzle", "/account", "/leaderboard", "/player/Nobody", "/replay/none"]
 
 
 def fetch(live_server: str, path: str) -> str:
