@@ -26,9 +26,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
+
+import clikit
 
 STARTUP_SECONDS = 30.0
 TOLERANT = {
@@ -199,3 +201,9 @@ def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     they set one, whatever the machine's locale."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def setgame(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``setgame(*args, stdin=None)`` runs the command in this process: (status, out, err)."""
+    return lambda *args, stdin=None: clikit.run(capsys, monkeypatch, *args, stdin=stdin)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
@@ -16,8 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from clikit import assert_usage_error
 from setgame import card_names, explain, find_sets, parse_cards
-from setgame.cli import main
 from setgame.commands import _progress, app
 from setgame.i18n import LANGUAGES, explain_text
 from setgame.server.limits import Limits
@@ -25,34 +24,7 @@ from setgame.server.limits import Limits
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def run(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    *args: str,
-    stdin: str | None = None,
-) -> tuple[int, str, str]:
-    """Run ``setgame ARGS`` in this process: (exit status, stdout, stderr)."""
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    with pytest.raises(SystemExit) as done:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = done.value.code
-    return (code if isinstance(code, int) else 0), out, err
 
-
-@pytest.fixture
-def setgame(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    return lambda *args, stdin=None: run(capsys, monkeypatch, *args, stdin=stdin)
-
-
-def assert_usage_error(result: tuple[int, str, str], token: str) -> None:
-    code, _, err = result
-    assert code == 2
-    assert err.startswith("setgame: error: ")
-    assert err.count("\n") == 1, err  # one line
-    assert token in err
-    assert "Traceback" not in err
 
 
 # --- solve --------------------------------------------------------------------------

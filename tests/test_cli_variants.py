@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import random
@@ -16,42 +15,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from setgame.cli import VARIANT_NAMES, main
+from clikit import assert_usage_error
+from setgame.cli import VARIANT_NAMES
 from setgame.commands import app
 from setgame.variants import VARIANTS, find_variant
 from setgame.variants.decks import FOURSET, MEGASET, STANDARD, Deck
-
-
-def run(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    *args: str,
-    stdin: str | None = None,
-) -> tuple[int, str, str]:
-    """Run ``setgame ARGS`` in this process: (exit status, stdout, stderr)."""
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    with pytest.raises(SystemExit) as done:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = done.value.code
-    return (code if isinstance(code, int) else 0), out, err
-
-
-@pytest.fixture
-def setgame(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    return lambda *args, stdin=None: run(capsys, monkeypatch, *args, stdin=stdin)
-
-
-def assert_usage_error(result: tuple[int, str, str], *tokens: str) -> None:
-    code, _, err = result
-    assert code == 2, result
-    assert err.startswith("setgame: error: ")
-    assert err.count("\n") == 1, err
-    assert "Traceback" not in err
-    for token in tokens:
-        assert token in err, (token, err)
-
 
 # --- plain definitions, to check the command's answers against -------------------
 
