@@ -58,6 +58,23 @@ def wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"{proc.args[0]} did not start")  # type: ignore[index]
 
 
+def _wait_logins(port: int, proc: subprocess.Popen[bytes]) -> None:
+    """Until PostgreSQL accepts logins: it opens its port while still starting up and answers
+    "the database system is starting up" meanwhile (a busy machine made tests fail on it)."""
+    ready = _postgres_bin("pg_isready")
+    if ready is None:
+        return  # the port (and wait_port's pause) is all there is to go by
+    deadline = time.monotonic() + 30
+    check = [ready, "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-t", "1"]
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("postgres exited at startup")
+        if subprocess.run(check, capture_output=True).returncode == 0:
+            return
+        time.sleep(0.1)
+    raise RuntimeError("postgres did not accept logins")
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
@@ -89,6 +106,7 @@ def postgres() -> Iterator[str]:
             proc = subprocess.Popen(_as_postgres(command), stdout=log, stderr=subprocess.STDOUT)
             try:
                 wait_port(port, proc)
+                _wait_logins(port, proc)
                 yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
             finally:
                 _stop(proc)
