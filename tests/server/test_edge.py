@@ -435,22 +435,3 @@ async def test_a_player_who_leaves_is_not_reported_as_a_lost_connection(
     assert [m for m in await presences(bob, 1.0) if m["player"] == gone] == []
     assert bob.seat(gone or "") is None  # the update itself said Ann left
     await asyncio.gather(ann.close(), bob.close())
-
-
-async def test_memory_trim_runs_a_full_collection_after_a_burst_of_connections(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from setgame.server import edge
-
-    collections: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(edge.gc, "collect", lambda *args: collections.append(args) or 0)
-    monkeypatch.setattr(edge.CHURN, "connections", edge.COLLECT_AFTER - 1)
-    trimmer = asyncio.create_task(edge.trim_memory(every=0.01))
-    try:
-        await asyncio.sleep(0.1)
-        assert collections == []  # one connection short of a burst: no pause for a collection
-        edge.CHURN.connections += 1
-        await asyncio.sleep(0.1)
-        assert len(collections) == 1 and edge.CHURN.connections == 0
-    finally:
-        trimmer.cancel()

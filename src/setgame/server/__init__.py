@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
-GC_THRESHOLDS: Final = (20_000, 50, 100)
 WS_MAX_SIZE: Final = 65536
 """Frames above this are refused by the websocket layer itself (close 1009); the server
 refuses anything above the protocol's 4096 bytes on its own, also with 1009."""
@@ -48,6 +47,7 @@ def serve(
 
     import uvicorn
 
+    from setgame.server import memory
     from setgame.server.edge import guarded_protocol
 
     limits = _preflight(db, create_db, limits, redis)
@@ -56,10 +56,12 @@ def serve(
     # than 5 ms so that they do not wait on a busy event loop. (SQLite commits run on the loop.)
     sys.setswitchinterval(0.001)
     _raise_file_limit()
-    _tune_gc()
+    memory.tune()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     uvicorn.run(
-        create_app(db, create_db=create_db, limits=limits, bind_host=host, redis=redis),
+        create_app(
+            db, create_db=create_db, limits=limits, bind_host=host, redis=redis, freeze=True
+        ),
         host=host,
         port=port,
         http=guarded_protocol(limits),
@@ -134,12 +136,3 @@ def _raise_file_limit() -> None:
     target = hard if hard != resource.RLIM_INFINITY else 65536
     if soft != resource.RLIM_INFINITY and soft < target:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-
-
-def _tune_gc() -> None:
-    """Collect garbage less often: with a thousand sockets open, a full collection takes
-    tens of milliseconds (measured: 65-120 ms), which every broadcast in flight would wait
-    for. Young objects are still collected, just in larger batches."""
-    import gc
-
-    gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])

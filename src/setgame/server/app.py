@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
-from setgame.server import account_api
+from setgame.server import account_api, memory
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -40,7 +40,6 @@ from setgame.server.edge import (
     client_host,
     proxy_middleware,
     read_body,
-    trim_memory,
 )
 from setgame.server.limits import Limits
 from setgame.server.puzzle import daily as daily_puzzle
@@ -470,11 +469,14 @@ def build(
     limits: Limits | None = None,
     bind_host: str | None = None,
     redis: str | None = None,
+    freeze: bool = False,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
     ``bind_host`` is the address the server listens on (for the rooms' share links);
-    ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``)."""
+    ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``);
+    ``freeze``: hide long-lived objects from the garbage collector (``memory.py``; the
+    ``setgame serve`` process, not a test embedding the app)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -488,11 +490,14 @@ def build(
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
-        trimmer = asyncio.create_task(trim_memory(), name="trim-memory")
+        tending = [asyncio.create_task(memory.trim_memory(frozen=freeze), name="trim-memory")]
+        if freeze:
+            tending.append(asyncio.create_task(memory.freeze_young(), name="freeze-young"))
         try:
             yield
         finally:
-            trimmer.cancel()
+            for task in tending:
+                task.cancel()
             await players.close()
             await people.close(keeper)
             if redis is not None:  # its rooms go to the other processes first

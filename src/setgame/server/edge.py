@@ -9,7 +9,6 @@ operator sees an attack without the log becoming one.
 from __future__ import annotations
 
 import asyncio
-import gc
 import ipaddress
 import logging
 import time
@@ -21,25 +20,12 @@ from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 
 from setgame.server.limits import Limits, networks
+from setgame.server.memory import CHURN
 
 log = logging.getLogger("setgame.server.limits")
 
 LOG_EVERY: Final = 10.0
 """Seconds between two log lines about the same limit."""
-TRIM_SECONDS: Final = 5.0
-"""How often freed memory is handed back to the system (see :func:`trim_memory`)."""
-COLLECT_AFTER: Final = 200
-"""New connections (admitted or refused) after which :func:`trim_memory` also runs a full
-garbage collection before it trims."""
-
-
-class Churn:
-    """How many connections came since the last full garbage collection."""
-
-    connections = 0
-
-
-CHURN: Final = Churn()
 
 
 class Bites:
@@ -255,39 +241,3 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
     Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
     return Guarded
-
-
-# --- memory after a burst ---------------------------------------------------------------------
-
-
-async def trim_memory(every: float = TRIM_SECONDS) -> None:
-    """Hand freed heap memory back to the system every ``every`` seconds (glibc's
-    ``malloc_trim``; elsewhere nothing). After a burst of connections is gone, their freed
-    memory otherwise stays in the process: measured, 250 sockets refused again and again left
-    RSS 25 MB up, of which a trim returned 16 MB. A trim takes a few milliseconds, in a thread.
-
-    Closed connections also leave reference cycles that only a full collection frees, and the
-    server runs full collections rarely (``_tune_gc``): after :data:`COLLECT_AFTER` new
-    connections, one is run here (measured with ``benchmarks/abuse.py``: without it RSS stayed
-    21-26% over the start after the crowding and the slow-and-silent attacks; with it, within
-    20%). Normal play opens a connection per player and per reload, so this stays rare."""
-    trim = _malloc_trim()
-    while True:
-        await asyncio.sleep(every)
-        if CHURN.connections >= COLLECT_AFTER:
-            CHURN.connections = 0
-            gc.collect()
-        if trim is not None:
-            await asyncio.to_thread(trim, 0)
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError, TypeError):
-        return None
-    return trim

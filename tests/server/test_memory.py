@@ -1,0 +1,99 @@
+"""The server's garbage collection and memory trim (``setgame.server.memory``)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setgame.server import create_app, memory
+
+
+class Node:
+    """An object that can sit in a reference cycle and be watched by a weak reference."""
+
+    other: Any = None
+
+
+@pytest.fixture(autouse=True)
+def thawed() -> Iterator[None]:
+    """What a test froze goes back to the collector (the test process keeps Python's own)."""
+    yield
+    gc.unfreeze()
+
+
+def cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_a_full_collection_frees_cycles_among_frozen_objects() -> None:
+    watched = cycle()
+    gc.freeze()  # as the server's freeze task does while the cycle is alive
+    gc.collect()
+    assert watched() is not None  # a plain collection never looks at frozen objects
+    memory.full_collection()
+    assert watched() is None
+    assert gc.get_freeze_count() > 0  # what survived is frozen again
+
+
+async def test_the_freeze_task_hides_what_lives_from_young_collections() -> None:
+    gc.unfreeze()
+    task = asyncio.create_task(memory.freeze_young(every=0.01))
+    try:
+        await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() > 0
+        assert gc.get_count()[0] < memory.GC_THRESHOLDS[0]
+    finally:
+        task.cancel()
+
+
+async def test_a_burst_of_connections_brings_a_full_collection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    collections: list[str] = []
+    monkeypatch.setattr(memory.gc, "collect", lambda *args: collections.append("gc") or 0)
+    monkeypatch.setattr(memory.CHURN, "connections", memory.COLLECT_AFTER - 1)
+    trimmer = asyncio.create_task(memory.trim_memory(every=0.01))
+    try:
+        await asyncio.sleep(0.1)
+        assert collections == []  # one connection short of a burst: no pause for a collection
+        memory.CHURN.connections += 1
+        await asyncio.sleep(0.1)
+        assert collections == ["gc"] and memory.CHURN.connections == 0
+    finally:
+        trimmer.cancel()
+
+
+async def test_frozen_objects_get_a_full_collection_at_the_latest_after_full_every(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(memory.CHURN, "connections", 0)
+    watched = cycle()
+    gc.freeze()
+    trimmer = asyncio.create_task(memory.trim_memory(every=0.01, frozen=True, full_every=0.05))
+    try:
+        await asyncio.sleep(0.02)
+        assert watched() is not None  # not due yet, and no burst of connections
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if watched() is None:
+                break
+        assert watched() is None
+    finally:
+        trimmer.cancel()
+
+
+async def test_only_a_freezing_app_runs_the_freeze_task(tmp_path: Path) -> None:
+    for freeze in (False, True):
+        app = create_app(tmp_path / f"{freeze}.db", create_db=True, freeze=freeze)
+        async with app.router.lifespan_context(app):
+            names = {task.get_name() for task in asyncio.all_tasks()}
+            assert "trim-memory" in names
+            assert ("freeze-young" in names) is freeze
