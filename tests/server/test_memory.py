@@ -54,27 +54,43 @@ async def test_the_freeze_task_hides_what_lives_from_young_collections() -> None
         task.cancel()
 
 
-async def test_a_burst_of_connections_brings_a_full_collection(
+async def test_a_burst_of_closed_connections_brings_a_full_collection(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     collections: list[str] = []
     monkeypatch.setattr(memory.gc, "collect", lambda *args: collections.append("gc") or 0)
-    monkeypatch.setattr(memory.CHURN, "connections", memory.COLLECT_AFTER - 1)
+    churn = memory.Churn()
+    churn.opened = memory.COLLECT_AFTER + 100  # few left open: the floor decides
+    for _ in range(memory.COLLECT_AFTER - 1):
+        churn.close()
+    monkeypatch.setattr(memory, "CHURN", churn)
     trimmer = asyncio.create_task(memory.trim_memory(every=0.01))
     try:
         await asyncio.sleep(0.1)
-        assert collections == []  # one connection short of a burst: no pause for a collection
-        memory.CHURN.connections += 1
+        assert collections == []  # one closed connection short of a burst: no pause
+        churn.close()
         await asyncio.sleep(0.1)
-        assert collections == ["gc"] and memory.CHURN.connections == 0
+        assert collections == ["gc"] and churn.closed_since == 0
     finally:
         trimmer.cancel()
+
+
+def test_with_many_connections_open_a_full_collection_waits_for_more_to_close() -> None:
+    """Its pause grows with what is open, so it waits until half as many have closed."""
+    churn = memory.Churn()
+    churn.opened = 4000 + 500
+    for _ in range(500):
+        churn.close()
+    assert not churn.due()  # 500 closed, 4,000 open: not yet worth a pause
+    for _ in range(1500):
+        churn.close()
+    assert churn.due()  # 2,000 closed, 2,500 open
 
 
 async def test_frozen_objects_get_a_full_collection_at_the_latest_after_full_every(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(memory.CHURN, "connections", 0)
+    monkeypatch.setattr(memory, "CHURN", memory.Churn())
     watched = cycle()
     gc.freeze()
     trimmer = asyncio.create_task(memory.trim_memory(every=0.01, frozen=True, full_every=0.05))

@@ -24,6 +24,7 @@ from setgame.server.accounts import seat_name, signed_in
 from setgame.server.chat import chat_of
 from setgame.server.edge import BITES, client_host
 from setgame.server.limits import Limits
+from setgame.server.memory import CHURN
 from setgame.server.names import NameRefused
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
@@ -207,6 +208,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             return
         await _connected(room, conn)
     finally:
+        CHURN.close()  # its garbage is for the next full collection (memory.py)
         if not conn.greeted:
             lobby.leave(conn.host)
 
