@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -22,9 +24,12 @@ import redis.asyncio as aioredis
 
 from conftest import LiveServer, free_port
 from server.test_restart import close_all, synced, take_a_set
-from setgame.server.chat import stored_lines
+from setgame.server.chat import chat_of, stored_lines
 from setgame.server.chat_tables import chat_lines
 from setgame.server.client import Client, Disconnected, create_room, table_sets
+from setgame.server.cluster.mirror import MirrorChat, MirrorRoom
+from setgame.server.cluster.node import ranked_first
+from setgame.server.protocol import RoomSettings
 from setgame.server.storage import Fenced, Storage
 
 
@@ -159,7 +164,15 @@ async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
 @pytest.fixture
 def cluster(cluster_db: str, redis_url: str, tmp_path: Path) -> Iterator[list[LiveServer]]:
     """Three ``setgame serve --redis`` processes over one PostgreSQL database."""
-    servers = [LiveServer(cluster_db, tmp_path / f"node{n}.log") for n in range(3)]
+    with three_servers(cluster_db, redis_url, tmp_path) as servers:
+        yield servers
+
+
+@contextlib.contextmanager
+def three_servers(
+    db: str, redis_url: str, tmp_path: Path, env: dict[str, str] | None = None
+) -> Iterator[list[LiveServer]]:
+    servers = [LiveServer(db, tmp_path / f"node{n}.log", env=env) for n in range(3)]
     for n, server in enumerate(servers):
         server.options = ["--redis", redis_url]
         server.created = n > 0  # the first creates the tables, then the others start together
@@ -719,3 +732,103 @@ async def test_a_process_adopting_many_rooms_keeps_its_own_rooms(
                     os.kill(server.proc.pid, signal.SIGCONT)
         with ThreadPoolExecutor(3) as pool:
             list(pool.map(LiveServer.stop, servers))
+
+
+# --- a new owner keeps its sockets; the rooms of a dead process spread ------------------------
+
+
+async def test_a_mirror_that_becomes_the_owner_keeps_its_sockets(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """``kill -9`` of the owner: the process taking the room over turns its mirror into the
+    room in place. Its players' sockets stay open (and the third process's), they miss no
+    version, the third process tells the new owner its player is connected (so nobody is
+    marked away after the grace), and the game goes on."""
+    with three_servers(cluster_db, redis_url, tmp_path, {"SETGAME_AWAY_GRACE": "2"}) as cluster:
+        seen = Seen()
+        room, clients = await seat_three(cluster, seen)
+        try:
+            await play_sets(clients, 1)
+            old = await lease_of(redis_url, room)
+            cluster[0].kill()
+            await new_owner(redis_url, room, old)
+            await asyncio.sleep(3.0)  # past the away grace of the restored seats
+            bob, cid = clients[1], clients[2]
+            assert bob.closed is None and cid.closed is None
+            ann = await back_on(clients[0], cluster[1], seen)  # hers died with the process
+            clients = [ann, bob, cid]
+            await play_sets(clients, 2)
+            assert bob.closed is None and cid.closed is None
+            assert scores(cid) == 3
+            for client in clients:
+                versions = [v for v, _ in seen.updates[client.player or "?"]]
+                assert versions == sorted(set(versions))  # in order, none twice
+            assert cid.state is not None
+            away = {p["name"]: p["away"] for p in cid.state["players"]}
+            assert away == {"Ann": False, "Bob": False, "Cid": False}
+        finally:
+            await close_all(clients)
+
+
+async def test_the_rooms_of_a_dead_process_spread_over_the_living(
+    cluster: list[LiveServer], redis_url: str
+) -> None:
+    """Nobody reopens the rooms of a killed process: the two live ones adopt them, each
+    about half (rendezvous hashing), not all by whichever looked first."""
+    rooms = list(await asyncio.gather(*(orphan(cluster[0]) for _ in range(24))))
+    dead = await lease_of(redis_url, rooms[0])
+    cluster[0].kill()
+    for _ in range(150):
+        if await all_leased(redis_url, rooms, dead):
+            break
+        await asyncio.sleep(0.1)
+    owners = [await lease_of(redis_url, room) for room in rooms]
+    counts = sorted(Counter(owners).values())
+    assert len(counts) == 2 and counts[0] >= 4, counts  # 24 rooms: 12 each expected
+
+
+def test_ranked_first_moves_only_the_rooms_of_a_process_that_goes() -> None:
+    rooms = [f"room{n}" for n in range(300)]
+    three = {r: ranked_first(r, {"a", "b", "c"}) for r in rooms}
+    two = {r: ranked_first(r, {"a", "b"}) for r in rooms}
+    assert all(two[r] == three[r] for r in rooms if three[r] != "c")  # only c's rooms moved
+    shares = Counter(three.values())
+    assert min(shares.values()) > 60, shares  # about 100 each
+
+
+async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path) -> None:
+    """Redis may drop a published line: the next one names its number, and the mirror
+    sends the missing ones first, read from the database where the owner stored them."""
+    storage = Storage(tmp_path / "chat.db", create=True)
+    await storage.open()
+    try:
+        room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
+        room.game_id = "g1"
+        sent: list[int] = []
+
+        class Conn:
+            player = None
+
+            def send(self, text: str) -> None:
+                sent.extend(m["seq"] for m in json.loads(text)["messages"])
+
+            def close(self, code: int) -> None: ...
+
+        room.conns.add(Conn())
+        chat = chat_of(room)
+        assert isinstance(chat, MirrorChat)
+        lines = [
+            {"seq": n, "game": "g1", "at": 0.0, "from": "p1", "name": "Ann", "text": f"line {n}"}
+            for n in range(1, 6)
+        ]
+        for line in lines:
+            values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
+            values |= {"room": "r1", "sender": "p1", "posted": 0.0}
+            await storage.write((chat_lines.insert().values(values), {}))
+        await chat.follow(lines[0])
+        await chat.follow(lines[3])  # 2 and 3 were dropped on the way
+        await chat.follow(lines[2])  # late, already sent
+        await chat.follow(lines[4])
+        assert sent == [1, 2, 3, 4, 5]
+    finally:
+        await storage.close()

@@ -143,6 +143,7 @@ class Room:
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
         self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)
+        self.moved_to: Room | None = None  # the room that replaced this one here (cluster/)
 
     # --- clock and identity ---------------------------------------------------------------
 
@@ -284,6 +285,25 @@ class Room:
             self._spawn(self._away_after_grace(conn.player))
         self._relist()
         self._tell_watchers()
+
+    def take_connections(self, conns: list[Connection], before: int) -> None:
+        """The connections of the room this one replaces in this process (a cluster's mirror
+        whose process became the owner, ``cluster/node.py``): they stay open and get every
+        version after ``before``, as if they had been here all along."""
+        for conn in conns:
+            if conn.player is not None and conn.player not in self.seats:
+                conn.player = None  # a seat the old room had and the stored log has not
+            self.attach(conn)
+        self.catch_up(conns, before)
+
+    def catch_up(self, conns: list[Connection], before: int) -> None:
+        """Send ``conns`` each remembered version after ``before`` as its own update (with
+        the state as it is now)."""
+        for version, events in self.recent:
+            if version > before:
+                for conn in conns:
+                    state = self.view(conn.player)
+                    conn.send(p.encode(p.Update(version=version, events=events, state=state)))
 
     async def _away_after_grace(self, player: str) -> None:
         """A player gone for longer than a reload takes stops holding up votes (R10, R11)."""

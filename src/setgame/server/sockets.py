@@ -216,9 +216,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 async def _connected(room: Room, conn: SocketConnection) -> None:
     pump = asyncio.create_task(conn.pump())
     room.sockets += 1
+    held = [room]
     try:
-        await _serve(room, conn)
+        await _serve(held, conn)
     finally:
+        room = current(held)
         room.sockets -= 1
         room.detach(conn)
         conn.close(1000)
@@ -228,7 +230,19 @@ async def _connected(room: Room, conn: SocketConnection) -> None:
             pump.cancel()
 
 
-async def _serve(room: Room, conn: SocketConnection) -> None:
+def current(held: list[Room]) -> Room:
+    """The socket's room, following a room replaced in this process (``Room.moved_to``: a
+    cluster's mirror that became the owner took its connections along, ``cluster/node.py``)."""
+    room = held[0]
+    while room.moved_to is not None:
+        room.sockets -= 1
+        room = room.moved_to
+        room.sockets += 1
+    held[0] = room
+    return room
+
+
+async def _serve(held: list[Room], conn: SocketConnection) -> None:
     bucket, garbage = TokenBucket(), 0
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + conn.limits.hello_seconds  # fixed: a ping does not extend it
@@ -245,7 +259,7 @@ async def _serve(room: Room, conn: SocketConnection) -> None:
         if not bucket.take():
             conn.close(p.CLOSE_POLICY)
             return
-        ok = await _frame(room, conn, message.get("text"), message.get("bytes"))
+        ok = await _frame(current(held), conn, message.get("text"), message.get("bytes"))
         garbage = 0 if ok else garbage + 1
         if garbage >= GARBAGE_LIMIT:
             conn.close(p.CLOSE_UNSUPPORTED)

@@ -85,5 +85,11 @@ class Leases:
         await self._release(keys=[owner_key(room)], args=[self.me])
 
 
+async def redis_now(client: aioredis.Redis) -> float:
+    """Redis's clock in seconds: the processes' own clocks may disagree by seconds."""
+    seconds, micros = await client.time()
+    return float(seconds) + float(micros) / 1e6
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)

@@ -11,19 +11,22 @@ game) is filled from the database, where the owner committed before it published
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from setgame import game as engine
 from setgame.server import protocol as p
-from setgame.server.chat import RoomChat, use_chat
+from setgame.server.chat import RoomChat, stored_lines, use_chat
 from setgame.server.rooms import Connection, Room, Seat, _seated, hash_token
 from setgame.server.storage import RoomRecord, Storage
 
 if TYPE_CHECKING:
     from setgame.server.cluster.node import Node
+
+
+HERE_TRIES: Final = 5
+HERE_RETRY: Final = 0.3
 
 
 class MirrorRoom(Room):
@@ -42,6 +45,15 @@ class MirrorRoom(Room):
 
     def _online(self, player: str | None) -> bool:
         return super()._online(player) or player in self.elsewhere
+
+    def set_owner(self, owner: str | None) -> None:
+        """The room's owner as this process last heard; a new owner hears at once which
+        of its players are connected here (the old one's word on it died with it)."""
+        changed = owner is not None and owner != self.owner
+        self.owner = owner
+        if changed:
+            for player in {c.player for c in self.conns if c.player is not None}:
+                self._tell_owner(player, True)
 
     def elsewhere_online(self, players: list[str]) -> None:
         """The owner's word on who is connected anywhere: presence messages follow."""
@@ -77,8 +89,16 @@ class MirrorRoom(Room):
         self._spawn(self._relay_here(player, connected))
 
     async def _relay_here(self, player: str, connected: bool) -> None:
-        with contextlib.suppress(engine.GameError):  # the owner is changing: it will hear
-            await self.node.relay(self, "here", player=player, connected=connected)
+        """Tell the owner; one that is still taking the room over (``owner_moved``) is told
+        again a moment later. Given up after a few tries: a later owner hears it anew."""
+        for _ in range(HERE_TRIES):
+            try:
+                await self.node.relay(self, "here", player=player, connected=connected)
+                return
+            except engine.GameError:
+                await asyncio.sleep(HERE_RETRY)
+            if self.broken:
+                return
 
     # --- requests: relayed to the owner ---------------------------------------------------
 
@@ -190,11 +210,7 @@ class MirrorRoom(Room):
             if waiting is not None:
                 waiting[0].player = seat.player
                 waiting[0].send(p.encode(p.Joined(player=seat.player, token=waiting[1])))
-        for version, events in self.recent:
-            if version > before:
-                for conn in list(self.conns):
-                    state = self.view(conn.player)
-                    conn.send(p.encode(p.Update(version=version, events=events, state=state)))
+        self.catch_up(list(self.conns), before)
         self._changed.set()
         self._changed = asyncio.Event()
         for callback in self.on_change:
@@ -203,7 +219,27 @@ class MirrorRoom(Room):
 
 class MirrorChat(RoomChat):
     """A mirror's chat: messages are checked here (the rate is the connection's), then
-    numbered, stored and published by the owner; the owner's lines arrive as ``heard``."""
+    numbered, stored and published by the owner; the owner's lines arrive as :meth:`follow`."""
+
+    def __init__(self, room: Room) -> None:
+        super().__init__(room)
+        self.followed = ("", 0)  # (game, number) of the last line sent on from the owner
+
+    async def follow(self, line: dict[str, Any]) -> None:
+        """Send on a line the owner stored and published. Redis may drop a published
+        message: a line whose number skips some is preceded by the skipped ones, read from
+        the database (the owner stored them before publishing)."""
+        game, seq = str(line.get("game")), int(line.get("seq") or 0)
+        last_game, last = self.followed
+        if game == last_game and seq <= last:
+            return  # already sent on (read from the database with an earlier gap)
+        if game == last_game and seq > last + 1:
+            stored = await stored_lines(self.room.storage, game)
+            for missed in stored:
+                if last < int(missed["seq"]) < seq:
+                    self.heard(missed)
+        self.followed = (game, seq)
+        self.heard(line)
 
     async def post(self, player: str | None, watcher: str, text: str) -> None:
         room = self.room

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import json
 import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -34,9 +35,10 @@ from setgame.server.cluster.lease import (
     Leases,
     _text,
     process_channel,
+    redis_now,
     room_channel,
 )
-from setgame.server.cluster.mirror import MirrorRoom
+from setgame.server.cluster.mirror import MirrorChat, MirrorRoom
 from setgame.server.cluster.quota import Quota
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
@@ -49,11 +51,11 @@ LISTED_KEY: Final = "setgame:listed"
 """A Redis hash: process -> its public rooms (JSON), for every process's ``GET /api/rooms``."""
 LISTED_STALE: Final = 10.0
 """Seconds after which a process's entry there is ignored (it stopped writing: gone)."""
-ADOPT_KEY: Final = "setgame:adopting"
 ADOPT_SECONDS: Final = 3.0
-"""How often one process (whichever takes ``ADOPT_KEY`` first) looks for rooms with a game
-in progress that no process owns (their owner died and nobody reopened them)."""
+"""How often each process looks for rooms with a game in progress that no process owns
+(their owner died and nobody reopened them); also once at its start."""
 ADOPT_BATCH: Final = 200
+"""Rooms read from the database (and their leases from Redis) at a time while looking."""
 ADOPT_CHUNK: Final = 10
 """Rooms taken over between two pauses of the takeover task: a burst of adoptions (each a
 database commit and a read of the room's log) never holds the loop or the database for long
@@ -181,10 +183,13 @@ class Node:
         self.listed_elsewhere: list[dict[str, Any]] = []
         self._adopted_at = time.monotonic()
         self._free: list[str] = []  # mirrored rooms whose lease was free at the last check
+        self.alive: set[str] = {self.me}  # the processes that shared their list lately
+        self._orphans: set[str] = set()  # rooms left to another process at the last look
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
         await self._share_list()  # known alive before any player of it is relayed
+        self._adopted_at = 0.0  # the first look for orphaned rooms comes at once
         for coro, name in (
             (self._listen(), "cluster-listen"),
             (self._publish(), "cluster-publish"),
@@ -270,6 +275,26 @@ class Node:
             return room
         finally:
             self._buffer.pop(rid, None)
+
+    async def _promote(self, mirror: MirrorRoom) -> None:
+        """This process becomes the owner of a room it mirrors: the room is taken over from
+        the stored log and the mirror's sockets go on in it, open (``Room.moved_to``), each
+        sent the versions its mirror had not applied yet."""
+        self.rooms._remove(mirror)
+        room: Room | None = None
+        try:
+            room = await self._take_over(mirror.id)
+        finally:
+            if room is None:  # gone from the database, or the takeover failed: as a drop
+                for conn in list(mirror.conns):
+                    conn.close(CLOSE_MOVED)
+            else:
+                mirror.moved_to = room
+                room.take_connections(list(mirror.conns), mirror.version)
+            mirror.conns.clear()
+            await mirror.close()
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(room_channel(mirror.id))
 
     async def drop(self, room: Room, code: int = CLOSE_MOVED) -> None:
         """``room`` leaves this process (its sockets reconnect wherever they like)."""
@@ -368,10 +393,12 @@ class Node:
 
     async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
         if message["k"] in ("gone", "owner"):
-            room.owner = message.get("owner")
+            room.set_owner(message.get("owner"))
             return
         if message["k"] == "chat":
-            chat_of(room).heard(message["line"])
+            chat = chat_of(room)
+            if isinstance(chat, MirrorChat):
+                await chat.follow(message["line"])
             return
         if message["k"] == "online":
             room.elsewhere_online([str(p) for p in message.get("players", [])])
@@ -459,7 +486,7 @@ class Node:
         mirrors = [r for r in self.rooms.rooms.values() if isinstance(r, MirrorRoom)]
         owners = await self.leases.owners([r.id for r in mirrors])
         for mirror, owner in zip(mirrors, owners, strict=True):
-            mirror.owner = owner
+            mirror.set_owner(owner)
         self._free = [m.id for m, o in zip(mirrors, owners, strict=True) if o is None]
         here = list(self.rooms.rooms.values())
         await self.quota.tick(self.me, [r for r in here if isinstance(r, OwnedRoom)], here)
@@ -501,9 +528,10 @@ class Node:
                 here = self.rooms.rooms.get(rid)
                 if here is not mirror or not await self.leases.acquire(rid):
                     return
-                if mirror is not None:
-                    await self.drop(mirror)
-                await self._take_over(rid)
+                if mirror is None:
+                    await self._take_over(rid)
+                else:
+                    await self._promote(mirror)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -514,40 +542,58 @@ class Node:
     async def _adopt(self) -> None:
         """Take over the rooms with a game in progress that nobody owns: their games go on
         (bots play, pick windows end) and they are swept like any room once abandoned, as
-        one process restores every room in progress at its start. A chunk at a time, with
-        a pause between chunks (``ADOPT_CHUNK``)."""
-        if not await self.client.set(ADOPT_KEY, self.me, nx=True, px=int(ADOPT_SECONDS * 900)):
-            return  # another process looks this time
-        query = (
-            sa.select(games.c.room).where(games.c.status == "playing").distinct()
-            .limit(ADOPT_BATCH)
-        )
-        async with self.storage.reading() as conn:
-            candidates = [str(r) for r in (await conn.execute(query)).scalars()]
-        candidates = [r for r in candidates if r not in self.rooms.rooms]
-        for start in range(0, len(candidates), ADOPT_CHUNK):
-            chunk = candidates[start : start + ADOPT_CHUNK]
-            for rid, owner in zip(chunk, await self.leases.owners(chunk), strict=True):
-                if owner is None and len(self.rooms.rooms) < self.rooms.limits.room_cap:
-                    await self._take_one(rid)
-            await asyncio.sleep(ADOPT_PAUSE)
+        one process restores every room in progress at its start. Every process looks; a
+        room goes to the live process ranked first for it (:func:`ranked_first`), so that
+        the rooms of a dead process spread over the others, and a room still free at the
+        next look (the process it was left to died too) to any that sees it. A chunk at a
+        time, with a pause between chunks (``ADOPT_CHUNK``)."""
+        left, self._orphans = self._orphans, set()
+        async for page in self._rooms_playing():
+            for start in range(0, len(page), ADOPT_CHUNK):
+                chunk = page[start : start + ADOPT_CHUNK]
+                for rid, owner in zip(chunk, await self.leases.owners(chunk), strict=True):
+                    if owner is not None or len(self.rooms.rooms) >= self.rooms.limits.room_cap:
+                        continue
+                    if rid in left or ranked_first(rid, self.alive) == self.me:
+                        await self._take_one(rid)
+                    else:
+                        self._orphans.add(rid)
+                await asyncio.sleep(ADOPT_PAUSE)
+
+    async def _rooms_playing(self) -> AsyncIterator[list[str]]:
+        """The rooms with a game in progress not in this process, ``ADOPT_BATCH`` at a time
+        in the order of their ids (every one of them, however many rooms are playing)."""
+        after = ""
+        while True:
+            query = (
+                sa.select(games.c.room).where(games.c.status == "playing", games.c.room > after)
+                .distinct().order_by(games.c.room).limit(ADOPT_BATCH)
+            )
+            async with self.storage.reading() as conn:
+                page = [str(r) for r in (await conn.execute(query)).scalars()]
+            if not page:
+                return
+            after = page[-1]
+            yield [r for r in page if r not in self.rooms.rooms]
 
     async def _share_list(self) -> None:
         """Write this process's public rooms to Redis; read the other processes'."""
         rooms = [r.summary() | {"created": r.created} for r in self.rooms.listed.values()]
         rooms.sort(key=lambda r: r["created"], reverse=True)
-        entry = json.dumps({"at": time.time(), "rooms": rooms[:PUBLIC_LIST]})
+        now = await redis_now(self.client)  # one clock for every machine: Redis's
+        entry = json.dumps({"at": now, "rooms": rooms[:PUBLIC_LIST]})
         await self.client.hset(LISTED_KEY, self.me, entry)
         found: list[dict[str, Any]] = []
         alive = {self.me}
         for process, raw in (await self.client.hgetall(LISTED_KEY)).items():
             data = json.loads(raw)
-            if time.time() - float(data["at"]) > LISTED_STALE:
+            if now - float(data["at"]) > LISTED_STALE:
                 await self.client.hdel(LISTED_KEY, process)  # a process that went away
             elif _text(process) != self.me:
                 found.extend(data["rooms"])
                 alive.add(_text(process))
         self.listed_elsewhere = found
+        self.alive = alive
         self._forget_gone(alive)
 
     def _forget_gone(self, alive: set[str]) -> None:
@@ -616,6 +662,20 @@ def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
         room._spawn(room._set_away(player, False))
     elif not room._online(player):
         room._spawn(room._away_after_grace(player))
+
+
+def ranked_first(room: str, processes: set[str]) -> str:
+    """The process ``room`` goes to among ``processes`` (rendezvous hashing: every process
+    computes the same answer, and a process coming or going moves only its own share).
+
+    >>> ranked_first("r1", {"a", "b", "c"}) == ranked_first("r1", {"c", "b", "a"})
+    True
+    """
+    return max(processes, key=lambda process: _weight(process, room))
+
+
+def _weight(process: str, room: str) -> bytes:
+    return hashlib.blake2b(f"{process}\x00{room}".encode(), digest_size=8).digest()
 
 
 async def snapshot(storage: Storage, rid: str) -> RoomRecord | None:

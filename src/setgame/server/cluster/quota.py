@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
 
+from setgame.server.cluster.lease import redis_now
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit
 from setgame.server.rooms import Room
@@ -62,16 +62,18 @@ redis.call('zadd', KEYS[2], live, ARGV[1])
 redis.call('pexpire', KEYS[2], ARGV[6])
 return {0, mine + 1}
 """
-# ARGV: ttl, then (room, its address key or '') pairs. The address keys are built by the
-# caller (rooms_key) and passed as arguments: one Redis, not a Redis Cluster.
+# KEYS: every room's set, then the address sets; ARGV: ttl, then (room, the index in KEYS of
+# its address's set, or 0) pairs. Every key a script touches is passed in KEYS, as Redis
+# requires (a script that builds key names would break on a Redis Cluster).
 _REFRESH: Final = """
 local t = redis.call('time')
 local live = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
 for i = 2, #ARGV, 2 do
   redis.call('zadd', KEYS[1], live, ARGV[i])
-  if ARGV[i + 1] ~= '' then
-    redis.call('zadd', ARGV[i + 1], 'XX', live, ARGV[i])
-    redis.call('pexpire', ARGV[i + 1], ARGV[1])
+  local k = tonumber(ARGV[i + 1])
+  if k > 0 then
+    redis.call('zadd', KEYS[k], 'XX', live, ARGV[i])
+    redis.call('pexpire', KEYS[k], ARGV[1])
   end
 end
 return 0
@@ -137,11 +139,13 @@ class Quota:
 
     async def refresh(self, rooms: Iterable[tuple[str, str | None]]) -> None:
         """The owner's rooms (id, creator address or None) go on counting for ``QUOTA_MS``."""
+        keys: dict[str, int] = {ALL_KEY: 1}  # key -> its index in KEYS (from 1, as Lua)
         args: list[Any] = [QUOTA_MS]
         for rid, address in rooms:
-            args += [rid, rooms_key(address) if address else ""]
+            index = keys.setdefault(rooms_key(address), len(keys) + 1) if address else 0
+            args += [rid, index]
         if len(args) > 1:
-            await self._refresh(keys=[ALL_KEY], args=args)
+            await self._refresh(keys=list(keys), args=args)
 
     def release(self, room: str, address: str | None) -> None:
         """``room`` left memory: it stops counting now (in the background; should Redis
@@ -168,7 +172,7 @@ class Quota:
     async def share_watchers(self, me: str, rooms: list[Room]) -> None:
         """Write this process (``me``)'s watchers of each room someone here has open, and
         show there the other processes' (``Room.watchers_elsewhere``); one round trip."""
-        now = int(time.time() * 1000)
+        now = int(await redis_now(self.client) * 1000)  # every machine's clock: Redis's
         shown = [room for room in rooms if room.conns]
         gone = self._watching - {room.id for room in shown}
         async with self.client.pipeline(transaction=False) as pipe:
