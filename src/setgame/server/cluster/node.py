@@ -56,6 +56,9 @@ ADOPT_SECONDS: Final = 3.0
 (their owner died and nobody reopened them); also once at its start."""
 ADOPT_BATCH: Final = 200
 """Rooms read from the database (and their leases from Redis) at a time while looking."""
+ADOPT_PATIENCE: Final = 2
+"""Looks after which a free room left to another process is taken by whoever sees it: the
+processes look at their own moments, so one look is not enough to know the other missed it."""
 ADOPT_CHUNK: Final = 10
 """Rooms taken over between two pauses of the takeover task: a burst of adoptions (each a
 database commit and a read of the room's log) never holds the loop or the database for long
@@ -184,7 +187,7 @@ class Node:
         self._adopted_at = time.monotonic()
         self._free: list[str] = []  # mirrored rooms whose lease was free at the last check
         self.alive: set[str] = {self.me}  # the processes that shared their list lately
-        self._orphans: set[str] = set()  # rooms left to another process at the last look
+        self._orphans: dict[str, int] = {}  # room -> looks it was left free to another process
 
     async def start(self) -> None:
         await self.pubsub.subscribe(process_channel(self.me))
@@ -544,20 +547,21 @@ class Node:
         (bots play, pick windows end) and they are swept like any room once abandoned, as
         one process restores every room in progress at its start. Every process looks; a
         room goes to the live process ranked first for it (:func:`ranked_first`), so that
-        the rooms of a dead process spread over the others, and a room still free at the
-        next look (the process it was left to died too) to any that sees it. A chunk at a
-        time, with a pause between chunks (``ADOPT_CHUNK``)."""
-        left, self._orphans = self._orphans, set()
+        the rooms of a dead process spread over the others, and a room still free after
+        ``ADOPT_PATIENCE`` looks (the process it was left to died too, or is full) to any
+        that sees it. A chunk at a time, with a pause between chunks (``ADOPT_CHUNK``)."""
+        left, self._orphans = self._orphans, {}
         async for page in self._rooms_playing():
             for start in range(0, len(page), ADOPT_CHUNK):
                 chunk = page[start : start + ADOPT_CHUNK]
                 for rid, owner in zip(chunk, await self.leases.owners(chunk), strict=True):
                     if owner is not None or len(self.rooms.rooms) >= self.rooms.limits.room_cap:
                         continue
-                    if rid in left or ranked_first(rid, self.alive) == self.me:
+                    looks = left.get(rid, 0)
+                    if looks >= ADOPT_PATIENCE or ranked_first(rid, self.alive) == self.me:
                         await self._take_one(rid)
                     else:
-                        self._orphans.add(rid)
+                        self._orphans[rid] = looks + 1
                 await asyncio.sleep(ADOPT_PAUSE)
 
     async def _rooms_playing(self) -> AsyncIterator[list[str]]:
