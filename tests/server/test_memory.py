@@ -21,10 +21,17 @@ class Node:
 
 
 @pytest.fixture(autouse=True)
-def thawed() -> Iterator[None]:
-    """What a test froze goes back to the collector (the test process keeps Python's own)."""
+def thawed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Counts of their own; what a test froze goes back to the collector (the test process
+    keeps Python's own)."""
+    monkeypatch.setattr(memory, "CHURN", memory.Churn())
+    monkeypatch.setattr(memory, "FREEZER", memory.Freezer())
     yield
     gc.unfreeze()
+
+
+def busy(connections: int = memory.FREEZE_FROM) -> None:
+    memory.CHURN.opened = connections
 
 
 def cycle() -> weakref.ref[Node]:
@@ -34,13 +41,24 @@ def cycle() -> weakref.ref[Node]:
 
 
 def test_a_full_collection_frees_cycles_among_frozen_objects() -> None:
+    busy()
     watched = cycle()
     gc.freeze()  # as the server's freeze task does while the cycle is alive
+    memory.FREEZER.froze = True
     gc.collect()
     assert watched() is not None  # a plain collection never looks at frozen objects
     memory.full_collection()
     assert watched() is None
-    assert gc.get_freeze_count() > 0  # what survived is frozen again
+    assert gc.get_freeze_count() > 0  # still busy: what survived is frozen again
+
+
+def test_with_few_connections_open_nothing_stays_frozen() -> None:
+    watched = cycle()
+    gc.freeze()
+    memory.FREEZER.froze = True
+    memory.full_collection()
+    assert watched() is None and gc.get_freeze_count() == 0
+    assert not memory.FREEZER.froze
 
 
 async def test_the_freeze_task_hides_what_lives_from_young_collections() -> None:
@@ -48,7 +66,10 @@ async def test_the_freeze_task_hides_what_lives_from_young_collections() -> None
     task = asyncio.create_task(memory.freeze_young(every=0.01))
     try:
         await asyncio.sleep(0.05)
-        assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0  # few connections: Python's own collector
+        busy()
+        await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() > 0 and memory.FREEZER.froze
         assert gc.get_count()[0] < memory.GC_THRESHOLDS[0]
     finally:
         task.cancel()
@@ -87,12 +108,11 @@ def test_with_many_connections_open_a_full_collection_waits_for_more_to_close() 
     assert churn.due()  # 2,000 closed, 2,500 open
 
 
-async def test_frozen_objects_get_a_full_collection_at_the_latest_after_full_every(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(memory, "CHURN", memory.Churn())
+async def test_frozen_objects_get_a_full_collection_at_the_latest_after_full_every() -> None:
+    busy()
     watched = cycle()
     gc.freeze()
+    memory.FREEZER.froze = True
     trimmer = asyncio.create_task(memory.trim_memory(every=0.01, frozen=True, full_every=0.05))
     try:
         await asyncio.sleep(0.02)

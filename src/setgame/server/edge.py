@@ -138,10 +138,10 @@ class Doorman:
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
         """Count the new connection; False when its address already holds its share."""
+        CHURN.opened += 1  # closed: in ``connection_lost``, or the websocket's end (sockets.py)
         peer = transport.get_extra_info("peername")
         host = str(peer[0]) if peer else "?"
         if self._is_proxy(host):
-            CHURN.opened += 1
             return True
         if not self._take(host):
             self.bites("connect_rate", f"{host} opens connections too fast")
@@ -157,7 +157,6 @@ class Doorman:
         held.add(transport)
         if len(self.open) > 10_000:
             self._prune()
-        CHURN.opened += 1  # closed: in ``connection_lost``, or the websocket's end (sockets.py)
         return True
 
     def _take(self, host: str) -> bool:
@@ -218,9 +217,9 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            CHURN.close()  # not called here once upgraded: a websocket counts at its end
             if self._refused:
                 return
-            CHURN.close()  # not called here once upgraded: a websocket counts at its end
             if self._deadline is not None:
                 self._deadline.cancel()
             super().connection_lost(exc)

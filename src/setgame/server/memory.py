@@ -1,25 +1,26 @@
 """The server process's memory: when garbage is collected, when freed memory goes back.
 
-Why not leave it to Python's collector: nearly everything the server makes lives long (games
-and their logs, seats, sockets), so a collection finds almost nothing to free (measured under
-``benchmarks/load.py`` at 4,000 players: 0 objects freed by each young collection) yet walks
-every object made since the last one, and on this machine that walk costs 0.3-1 us an object.
-With the thresholds alone (``GC_THRESHOLDS``) that was a 35-55 ms pause every 2-3 s, the
-longest in the server and most of its pick->update p99 (38-47 ms; with young collections more
-often, 2-6 ms pauses plus 40 ms ones for the middle generation). So, as Instagram's servers do
-with ``gc.freeze``:
+Why not leave it all to Python's collector: with thousands of players nearly everything the
+server makes lives long (games and their logs, seats, sockets), so a collection finds almost
+nothing to free (measured under ``benchmarks/load.py`` at 4,000 players: 0 objects freed by
+each young collection) yet walks every object made since the last one, and on this machine
+that walk costs 0.3-1 us an object: with the thresholds below that was a 35-48 ms pause every
+2.3 s, the longest in the server and most of its pick->update p99 (38-47 ms). So:
 
-- every :data:`FREEZE_SECONDS` the objects alive are *frozen* (``gc.freeze``: moved out of
-  the collector's sight in constant time, and the young count reset), so a collection only
-  ever walks what was made in the last fraction of a second and hardly ever runs: measured,
-  p99 9.7 ms at the same load, no pause over 1 ms from the collector;
-- reference cycles among frozen objects (a closed connection's, a closed room's) are freed
-  by a *full* collection, which unfreezes everything first. It is the one long pause left (it
+- while at least :data:`FREEZE_FROM` connections are open, every :data:`FREEZE_SECONDS` the
+  objects alive are *frozen* (``gc.freeze``: moved out of the collector's sight in constant
+  time, the young count reset), so no collection walks them: p99 about 10 ms at that load.
+  With fewer connections the heap is small, Python's own collections are short, and they
+  free young garbage at once; freezing there measurably hurt (under six 300 MB request bodies
+  refused again and again, honest picks' p99 went from 8-10 ms to 24-50 ms, and frozen
+  cycles held their buffers), so it is left to Python;
+- reference cycles among frozen objects (a closed connection's, a closed room's) are freed by
+  a *full* collection, which unfreezes everything first. It is the one long pause left (it
   walks every object: 150-550 ms with 4,000 sockets open here), so it runs when there is
-  garbage worth it: once as many connections have closed since the last one as half of those
-  still open, and at least :data:`COLLECT_AFTER` (a burst of connections is gone: its cost is
-  spread over the connections it frees), and every :data:`FULL_SECONDS` at the latest, so
-  that memory stays bounded however the server is used;
+  garbage worth it: once as many connections have closed (or been refused) since the last
+  one as half of those still open, and at least :data:`COLLECT_AFTER` (a burst of
+  connections is gone: its cost is spread over the connections it frees), and while
+  freezing every :data:`FULL_SECONDS` at the latest, so that memory stays bounded;
 - every :data:`TRIM_SECONDS` freed heap memory is handed back to the system (glibc's
   ``malloc_trim``, in a thread; elsewhere nothing): measured, 250 sockets refused again and
   again left RSS 25 MB up, of which a trim returned 16 MB; with the collection after a burst
@@ -38,12 +39,16 @@ from collections.abc import Callable
 from typing import Final
 
 GC_THRESHOLDS: Final = (20_000, 50, 100)
-"""A young collection after 20,000 new objects: between two freezes hardly ever reached."""
+"""Young objects collected in larger batches than Python's default (700)."""
+FREEZE_FROM: Final = 1000
+"""Open connections from which long-lived objects are frozen."""
 FREEZE_SECONDS: Final = 0.1
 TRIM_SECONDS: Final = 5.0
 COLLECT_AFTER: Final = 200
 """Closed connections after which a full collection runs (with few open: see ``due``)."""
 FULL_SECONDS: Final = 600.0
+CHECK_SECONDS: Final = 1.0
+"""How often it is decided whether a full collection is due."""
 
 
 class Churn:
@@ -58,10 +63,12 @@ class Churn:
         self.closed += 1
         self.closed_since += 1
 
+    def still_open(self) -> int:
+        return max(0, self.opened - self.closed)
+
     def due(self) -> bool:
         """Whether enough connections closed for a full collection to be worth its pause."""
-        still_open = max(0, self.opened - self.closed)
-        return self.closed_since >= max(COLLECT_AFTER, still_open // 2)
+        return self.closed_since >= max(COLLECT_AFTER, self.still_open() // 2)
 
 
 CHURN: Final = Churn()
@@ -72,39 +79,59 @@ def tune() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+class Freezer:
+    """Whether this process has frozen objects itself (beyond what was frozen at start)."""
+
+    froze = False
+
+
+FREEZER: Final = Freezer()
+
+
 def full_collection() -> int:
-    """Unfreeze, collect everything, freeze what is left; how many objects were freed."""
-    gc.unfreeze()
+    """Collect everything, the objects this process froze included; freeze again what is
+    left while many connections are open. How many objects were freed."""
+    if FREEZER.froze:
+        gc.unfreeze()
     freed = gc.collect()
-    gc.freeze()
+    FREEZER.froze = CHURN.still_open() >= FREEZE_FROM
+    if FREEZER.froze:
+        gc.freeze()
     return freed
 
 
-async def freeze_young(every: float = FREEZE_SECONDS) -> None:
-    """Freeze the objects alive every ``every`` seconds (see the module docstring)."""
+async def freeze_young(every: float = FREEZE_SECONDS, start: int = FREEZE_FROM) -> None:
+    """Freeze the objects alive every ``every`` seconds while at least ``start`` connections
+    are open (see the module docstring)."""
     while True:
         await asyncio.sleep(every)
-        gc.freeze()
+        if CHURN.still_open() >= start:
+            gc.freeze()
+            FREEZER.froze = True
 
 
 async def trim_memory(
-    every: float = TRIM_SECONDS, *, frozen: bool = False, full_every: float = FULL_SECONDS
+    every: float = CHECK_SECONDS,
+    *,
+    frozen: bool = False,
+    full_every: float = FULL_SECONDS,
+    trim_every: float = TRIM_SECONDS,
 ) -> None:
     """Every ``every`` seconds: a full collection when due (:meth:`Churn.due`; while objects
-    are ``frozen``, also every ``full_every`` seconds), then the trim."""
+    are ``frozen`` here, also every ``full_every`` seconds); every ``trim_every`` seconds,
+    the trim."""
     trim = _malloc_trim()
-    last = time.monotonic()
+    last = trimmed = time.monotonic()
     while True:
         await asyncio.sleep(every)
-        late = frozen and time.monotonic() - last >= full_every
+        now = time.monotonic()
+        late = frozen and FREEZER.froze and now - last >= full_every
         if CHURN.due() or late:
             CHURN.closed_since = 0
-            last = time.monotonic()
-            if frozen:
-                full_collection()
-            else:
-                gc.collect()
-        if trim is not None:
+            last = now
+            full_collection()
+        if trim is not None and now - trimmed >= trim_every:
+            trimmed = now
             await asyncio.to_thread(trim, 0)
 
 
