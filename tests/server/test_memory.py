@@ -31,7 +31,7 @@ def thawed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def busy(connections: int = memory.FREEZE_FROM) -> None:
-    memory.CHURN.opened = connections
+    memory.CHURN.open_now = connections
 
 
 def cycle() -> weakref.ref[Node]:
@@ -81,7 +81,6 @@ async def test_a_burst_of_closed_connections_brings_a_full_collection(
     collections: list[str] = []
     monkeypatch.setattr(memory.gc, "collect", lambda *args: collections.append("gc") or 0)
     churn = memory.Churn()
-    churn.opened = memory.COLLECT_AFTER + 100  # few left open: the floor decides
     for _ in range(memory.COLLECT_AFTER - 1):
         churn.close()
     monkeypatch.setattr(memory, "CHURN", churn)
@@ -99,13 +98,13 @@ async def test_a_burst_of_closed_connections_brings_a_full_collection(
 def test_with_many_connections_open_a_full_collection_waits_for_more_to_close() -> None:
     """Its pause grows with what is open, so it waits until half as many have closed."""
     churn = memory.Churn()
-    churn.opened = 4000 + 500
+    churn.open_now = 4000
     for _ in range(500):
         churn.close()
     assert not churn.due()  # 500 closed, 4,000 open: not yet worth a pause
     for _ in range(1500):
         churn.close()
-    assert churn.due()  # 2,000 closed, 2,500 open
+    assert churn.due()  # 2,000 closed, 4,000 open
 
 
 async def test_frozen_objects_get_a_full_collection_at_the_latest_after_full_every() -> None:
@@ -133,3 +132,24 @@ async def test_only_a_freezing_app_runs_the_freeze_task(tmp_path: Path) -> None:
             names = {task.get_name() for task in asyncio.all_tasks()}
             assert "trim-memory" in names
             assert ("freeze-young" in names) is freeze
+
+
+class Transport:
+    def __init__(self, closing: bool) -> None:
+        self.closing = closing
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def test_open_connections_are_counted_from_the_transports_themselves() -> None:
+    """Not from counters that a close never reported would push up for good."""
+    churn = memory.Churn()
+    transports = [Transport(closing=n % 3 == 0) for n in range(30)]
+    for transport in transports:
+        churn.live.add(transport)
+    assert churn.count_open() == 20 == churn.still_open()
+    for transport in transports[:10]:
+        transport.closing = True
+    del transports[-5:]  # gone altogether
+    assert churn.count_open() == 10  # 20 - 6 now closing - 4 gone

@@ -138,7 +138,7 @@ class Doorman:
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
         """Count the new connection; False when its address already holds its share."""
-        CHURN.opened += 1  # closed: in ``connection_lost``, or the websocket's end (sockets.py)
+        CHURN.live.add(transport)  # counted open until it closes (memory.py)
         peer = transport.get_extra_info("peername")
         host = str(peer[0]) if peer else "?"
         if self._is_proxy(host):

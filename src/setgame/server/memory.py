@@ -35,8 +35,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+import weakref
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 GC_THRESHOLDS: Final = (20_000, 50, 100)
 """Young objects collected in larger batches than Python's default (700)."""
@@ -52,23 +53,29 @@ CHECK_SECONDS: Final = 1.0
 
 
 class Churn:
-    """Connections opened (admitted) and closed: all along, and closed since the last full
-    garbage collection."""
+    """The connections: those open (every admitted transport, held weakly, behind a proxy or
+    not, upgraded to a websocket or not), and how many closed since the last full garbage
+    collection."""
 
-    opened = 0
-    closed = 0
-    closed_since = 0
+    def __init__(self) -> None:
+        self.live: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.open_now = 0  # as last counted (``count_open``)
+        self.closed_since = 0
 
     def close(self) -> None:
-        self.closed += 1
         self.closed_since += 1
 
+    def count_open(self) -> int:
+        """Count the open connections now (a walk over them: once a second, not more)."""
+        self.open_now = sum(1 for transport in list(self.live) if not transport.is_closing())
+        return self.open_now
+
     def still_open(self) -> int:
-        return max(0, self.opened - self.closed)
+        return self.open_now
 
     def due(self) -> bool:
         """Whether enough connections closed for a full collection to be worth its pause."""
-        return self.closed_since >= max(COLLECT_AFTER, self.still_open() // 2)
+        return self.closed_since >= max(COLLECT_AFTER, self.open_now // 2)
 
 
 CHURN: Final = Churn()
@@ -125,6 +132,7 @@ async def trim_memory(
     while True:
         await asyncio.sleep(every)
         now = time.monotonic()
+        CHURN.count_open()
         late = frozen and FREEZER.froze and now - last >= full_every
         if CHURN.due() or late:
             CHURN.closed_since = 0
