@@ -61,6 +61,12 @@ def test_with_few_connections_open_nothing_stays_frozen() -> None:
     assert not memory.FREEZER.froze
 
 
+def test_an_app_that_does_not_freeze_is_never_frozen_by_a_full_collection() -> None:
+    busy()  # many connections, in a process embedding the app (a test) without freezing
+    memory.full_collection(freezing=False)
+    assert gc.get_freeze_count() == 0 and not memory.FREEZER.froze
+
+
 async def test_the_freeze_task_hides_what_lives_from_young_collections() -> None:
     gc.unfreeze()
     task = asyncio.create_task(memory.freeze_young(every=0.01))

@@ -95,13 +95,14 @@ class Freezer:
 FREEZER: Final = Freezer()
 
 
-def full_collection() -> int:
+def full_collection(freezing: bool = True) -> int:
     """Collect everything, the objects this process froze included; freeze again what is
-    left while many connections are open. How many objects were freed."""
+    left while many connections are open (and the process ``freezing`` at all). How many
+    objects were freed."""
     if FREEZER.froze:
         gc.unfreeze()
     freed = gc.collect()
-    FREEZER.froze = CHURN.still_open() >= FREEZE_FROM
+    FREEZER.froze = freezing and CHURN.still_open() >= FREEZE_FROM
     if FREEZER.froze:
         gc.freeze()
     return freed
@@ -137,7 +138,7 @@ async def trim_memory(
         if CHURN.due() or late:
             CHURN.closed_since = 0
             last = now
-            full_collection()
+            full_collection(freezing=frozen)
         if trim is not None and now - trimmed >= trim_every:
             trimmed = now
             await asyncio.to_thread(trim, 0)
