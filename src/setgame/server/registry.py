@@ -79,9 +79,13 @@ class Rooms:
                 )
                 return None
             if room is None:
-                record = await self.storage.room_record(rid)
-                room = None if record is None else self._revive(record)
+                room = await self._bring_back(rid)
         return room
+
+    async def _bring_back(self, rid: str) -> Room | None:
+        """A room not in memory, from the database (a cluster owns or mirrors it: ``cluster/``)."""
+        record = await self.storage.room_record(rid)
+        return None if record is None else self._revive(record)
 
     def _make(self, rid: str, settings: p.RoomSettings) -> Room:
         """A room object (a cluster's rooms are of their own kind: ``cluster/``)."""

@@ -114,13 +114,8 @@ class ClusterRooms(Rooms):
         if isinstance(room, OwnedRoom):  # a mirror's room still counts: its owner has it
             self.node.quota.release(room.id, room.creator)
 
-    async def load(self, rid: str) -> Room | None:
-        room = self.get(rid)
-        if room is not None or len(rid) > 64:
-            return room
-        async with self._loading:
-            room = self.get(rid)
-            return room if room is not None else await self.node.open(rid)
+    async def _bring_back(self, rid: str) -> Room | None:
+        return await self.node.open(rid)
 
     async def start(self, *, restore: bool = True) -> int:
         """No room is restored at start: each comes back when someone opens it, in the
