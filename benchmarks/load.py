@@ -391,12 +391,24 @@ class Bot:
         self.started_at_version: int | None = None
         self.cool_until = 0.0  # fair call: no call before this (time.monotonic())
         self.on_owner = True  # connected to the process that owns the room (created it)
+        self.playing = False  # between run()'s start and stop: no action before or after
+        self.errors: list[Exception] = []  # raised by an action (run() raises the first)
+        self._timer: asyncio.TimerHandle | None = None
+        self._planning = False  # a plan() is scheduled
+        self._acting: set[asyncio.Task[None]] = set()
         client.listener = self._arrived
 
-    def _arrived(self, client: Client, message: Message, at: float) -> None:
-        """Reader hook (arrival time): count the update toward a pick's latency."""
-        if message["type"] != "update":
-            return
+    def _arrived(self, client: Client, message: Message, at: float) -> bool:
+        """Reader hook (arrival time): count an update toward a pick's latency, and take
+        every message (the client queues none): the player is driven from here and by
+        timers, without a task waking up per message, so that the instrument spends as
+        little of the machine as it can."""
+        if message["type"] == "update":
+            self._timed(message, at)
+        self.receive(message)
+        return True
+
+    def _timed(self, message: Message, at: float) -> None:
         state = message.get("state")
         if state is not None and state.get("table"):
             self.solver.expect(tuple(state["table"]))
@@ -417,19 +429,22 @@ class Bot:
                 del self.room.pending[frozenset(event["cards"])]
 
     async def run(self, stop: float) -> None:
+        """Play until ``stop``; raise :class:`Disconnected` if the server closes the socket.
+        Only messages that came before the listener was set, and the end, are queued."""
+        self.playing = True
         self.plan()
-        while True:
-            now = time.monotonic()
-            if now >= stop:
-                return
-            wait = stop - now if self.due is None else min(stop, self.due) - now
-            try:
-                message = await self.client.next_message(max(wait, 0.0))
-            except TimeoutError:
-                if self.due is not None and time.monotonic() >= self.due:
-                    await self.act()
-                continue
-            self.receive(message)
+        try:
+            while (left := stop - time.monotonic()) > 0:
+                try:
+                    message = await self.client.next_message(left)
+                except TimeoutError:
+                    return
+                self.receive(message)
+        finally:
+            self.playing = False
+            self._set(None)
+        if self.errors:
+            raise self.errors[0]
 
     def receive(self, message: Message) -> None:
         if message["type"] == "error":
@@ -443,7 +458,15 @@ class Bot:
                 if self.seat == 0 and kind in ("round_over", "match_over"):
                     self.stats.rounds += kind == "round_over"
                     self.stats.matches += kind == "match_over"
-        self.plan()
+        # planned after the table solver's batch (scheduled before it, see TableSolver.expect)
+        if self.playing and not self._planning:
+            self._planning = True
+            asyncio.get_running_loop().call_soon(self._plan_now)
+
+    def _plan_now(self) -> None:
+        self._planning = False
+        if self.playing:
+            self.plan()
 
     def plan(self) -> None:
         """Decide the next action from the latest view; keep a running timer if still valid."""
@@ -499,12 +522,31 @@ class Bot:
             self._set(wanted, self.rng.uniform(*self.opts.between))
 
     def _set(self, intent: str | None, delay: float = 0.0) -> None:
+        """Mean to do ``intent`` in ``delay`` seconds (None: nothing), instead of any
+        earlier intent."""
         self.intent = intent
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self.due = None if intent is None else time.monotonic() + delay
+        if intent is not None and self.playing:
+            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        task = asyncio.create_task(self._act_counted())
+        self._acting.add(task)
+        task.add_done_callback(self._acting.discard)
+
+    async def _act_counted(self) -> None:
+        try:
+            await self.act()
+        except Exception as exc:  # counted: run() raises it when the player stops
+            self.errors.append(exc)
 
     async def act(self) -> None:
         if self.intent == "call" and self._cooling() > 0:
-            self.due = time.monotonic() + self._cooling()  # the cooldown began meanwhile
+            self._set("call", self._cooling())  # the cooldown began meanwhile
             return
         intent, self.intent, self.due = self.intent, None, None
         client = self.client

@@ -16,7 +16,8 @@ load benchmark, bots-as-clients and the terminal app speak through::
 A background task reads the socket: it keeps :attr:`Client.state` and
 :attr:`Client.version` current, answers :meth:`Client.join`, :meth:`Client.hint`
 and :meth:`Client.ping` directly, and queues every other message for
-:meth:`Client.next_message`, :meth:`Client.wait_for` and ``async for``.
+:meth:`Client.next_message`, :meth:`Client.wait_for` and ``async for`` (unless a
+listener takes it, see :data:`Listener`).
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ from setgame.variants import find_variant
 Message = dict[str, Any]
 """A decoded server message: a JSON object with a ``type``."""
 
-Listener = Callable[["Client", Message, float], None]
-"""Called by the reader with each message and its ``time.perf_counter()`` arrival time."""
+Listener = Callable[["Client", Message, float], bool | None]
+"""Called by the reader with each message and its ``time.perf_counter()`` arrival time.
+A listener that returns True has taken the message: it is not queued for
+:meth:`Client.next_message` (a client driven by its listener alone queues nothing)."""
 
 #: Server replies that answer one request directly instead of going to the queue.
 _REPLIES = {"joined": "join", "hint": "hint", "pong": "ping"}
@@ -253,9 +256,8 @@ class Client:
                 arrived = time.perf_counter()
                 message = self._decode(raw)
                 self._absorb(message)
-                if self.listener is not None:
-                    self.listener(self, message, arrived)
-                if not self._answer(message):
+                taken = self.listener is not None and self.listener(self, message, arrived)
+                if not self._answer(message) and not taken:
                     self._queue.put_nowait(message)
         except ConnectionClosed:
             pass
