@@ -11,7 +11,9 @@ client (``setgame.server.client``) from one or more load-generator processes
 on the same machine, and lets them play whole games: each player looks for sets
 on the table (``setgame.find_sets_batch`` over the tables that arrived together, see
 :class:`TableSolver`) and, after a person-like reaction time,
-calls SET and picks them; when the table holds none it declares "no set";
+calls SET and picks them (each player is driven by its client's listener and by timers,
+not by a task of its own, so that the instrument's own work stays small: its CPU and
+event-loop lag are reported); when the table holds none it declares "no set";
 now and then it makes a wrong call, and then waits out its fair-call cooldown before it
 calls again. Between rounds and after a match, the first
 seat starts the next round or a new game.
