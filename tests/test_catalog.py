@@ -17,7 +17,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from setgame import catalog
-from setgame.catalog import LANGUAGES, WEB_KEY, format_number, gettext, ngettext
+from setgame.catalog import LANGUAGES, WEB_KEY, format_number, format_percent, gettext, ngettext
 from setgame.tui.strings import seconds_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,6 +174,24 @@ def test_points_singular_and_plural(lang: str, one: str, two: str) -> None:
 )
 def test_seconds_are_written_as_each_language_writes_numbers(lang: str, text: str) -> None:
     assert seconds_text(5, lang) == text
+
+
+@pytest.mark.parametrize(
+    ("share", "en", "de"),
+    [
+        (0.0294, "2.94%", "2,94%"),
+        (0.03, "3%", "3%"),
+        (9.999e-05, "0.01%", "0,01%"),  # 0.009999%: the carry reaches a new digit
+        (0.0009996, "0.1%", "0,1%"),
+        (0.99996, "100%", "100%"),
+        (0.12345, "12.3%", "12,3%"),
+        (0.0, "0%", "0%"),
+    ],
+)
+def test_percentages_have_three_significant_digits_after_a_carry(
+    share: float, en: str, de: str
+) -> None:
+    assert (format_percent("en", share), format_percent("de", share)) == (en, de)
 
 
 def test_thousands_and_decimals() -> None:

@@ -184,12 +184,19 @@ def format_number(lang: str, value: float, digits: int = 1) -> str:
 def format_percent(lang: str, share: float) -> str:
     """A share as a percentage with up to three significant digits: "2,94%" in German.
 
-    >>> format_percent("de", 0.0294), format_percent("en", 0.03)
-    ('2,94%', '3%')
+    >>> format_percent("de", 0.0294), format_percent("en", 0.03), format_percent("en", 9.999e-05)
+    ('2,94%', '3%', '0.01%')
     """
+    from decimal import ROUND_HALF_EVEN, Decimal
+
     from babel.numbers import format_percent as babel_percent
 
-    return str(babel_percent(share, format="@##%", locale=check_language(lang)))
+    value = Decimal(repr(share))
+    if not value:  # Babel writes "0.0%": no digit is significant in a zero
+        return str(babel_percent(0, format="0%", locale=check_language(lang)))
+    # rounded here first: Babel's significant digits drop a carry (0.009999% -> 0.001%)
+    value = value.quantize(Decimal(1).scaleb(value.adjusted() - 2), rounding=ROUND_HALF_EVEN)
+    return str(babel_percent(value, format="@##%", locale=check_language(lang)))
 
 
 def web_messages(lang: str) -> dict[str, object]:

@@ -242,10 +242,7 @@ def _percent(lang: str, share: float, stderr: float | None = None) -> str:
 def _significant(lang: str, share: float) -> str:
     from setgame.catalog import format_percent
 
-    if share == 0:
-        return "0%"
-    # Rounded first: Babel's significant digits drop a carry (9.999e-05 reads 0.001%).
-    return format_percent(lang, round(share, 3 - math.ceil(math.log10(share))))
+    return format_percent(lang, share)
 
 
 def text_lines(odds: VariantOdds, lang: str) -> list[str]:
