@@ -64,10 +64,28 @@ def proxy_middleware(limits: Limits) -> list[Middleware]:
 
 
 def client_host(scope: Any) -> str:
+    """Who the client of a request or websocket is, for every per-client limit: its address
+    as :func:`address_group` counts it."""
     client = scope.get("client") if isinstance(scope, dict) else getattr(scope, "client", None)
     if client is None:
         return "?"
-    return str(client[0])
+    return address_group(str(client[0]))
+
+
+def address_group(host: str) -> str:
+    """The client an address counts as: an IPv4 address itself; an IPv6 address its /64
+    network (``2001:db8:1:2::/64``), because one subscriber is commonly given a whole /64 and
+    could otherwise be 2**64 clients to every per-address limit; an IPv4-mapped IPv6 address
+    its IPv4 address; loopback, and anything that is not an address, as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if not isinstance(address, ipaddress.IPv6Address) or address.is_loopback:
+        return host
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(address), 64), strict=False))
 
 
 # --- request bodies ---------------------------------------------------------------------------
@@ -123,7 +141,8 @@ def _too_big(request: Request, size: str, cap: int) -> BodyError:
 
 
 class Doorman:
-    """New and open TCP connections per peer address (trusted proxies exempt): at most
+    """New and open TCP connections per peer address (an IPv6 one: its /64, see
+    :func:`address_group`; trusted proxies exempt): at most
     ``connections_per_client`` open at once, and new ones at ``connect_rate`` a second
     (``connect_burst`` at once). A refused connection is closed before a byte is read, the
     cheapest refusal there is: floods of short connections cost the server little."""
@@ -143,6 +162,7 @@ class Doorman:
         host = str(peer[0]) if peer else "?"
         if self._is_proxy(host):
             return True
+        host = address_group(host)  # an IPv6 client is its /64
         if not self._take(host):
             self.bites("connect_rate", f"{host} opens connections too fast")
             return False
