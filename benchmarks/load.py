@@ -385,7 +385,6 @@ class Bot:
         self.stats = stats
         self.rng = random.Random(f"{room.id}:{seat}")
         self.intent: str | None = None
-        self.due: float | None = None
         self.seen_table: tuple[str, ...] = ()
         self.sent: frozenset[str] | None = None  # this player's valid pick in flight
         #: the room version whose view this player last sent "start" or "again" for: other
@@ -525,7 +524,6 @@ class Bot:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.due = None if intent is None else time.monotonic() + delay
         if intent is not None and self.playing:
             self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
@@ -547,7 +545,7 @@ class Bot:
         if self.intent == "call" and self._cooling() > 0:
             self._set("call", self._cooling())  # the cooldown began meanwhile
             return
-        intent, self.intent, self.due = self.intent, None, None
+        intent, self.intent = self.intent, None
         client = self.client
         self.stats.actions += 1
         if intent == "call":
