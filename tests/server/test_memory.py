@@ -154,7 +154,7 @@ def test_open_connections_are_counted_from_the_transports_themselves() -> None:
     transports = [Transport(closing=n % 3 == 0) for n in range(30)]
     for transport in transports:
         churn.live.add(transport)
-    assert churn.count_open() == 20 == churn.still_open()
+    assert churn.count_open() == 20 == churn.open_now
     for transport in transports[:10]:
         transport.closing = True
     del transports[-5:]  # gone altogether

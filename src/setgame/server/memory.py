@@ -70,9 +70,6 @@ class Churn:
         self.open_now = sum(1 for transport in list(self.live) if not transport.is_closing())
         return self.open_now
 
-    def still_open(self) -> int:
-        return self.open_now
-
     def due(self) -> bool:
         """Whether enough connections closed for a full collection to be worth its pause."""
         return self.closed_since >= max(COLLECT_AFTER, self.open_now // 2)
@@ -102,7 +99,7 @@ def full_collection(freezing: bool = True) -> int:
     if FREEZER.froze:
         gc.unfreeze()
     freed = gc.collect()
-    FREEZER.froze = freezing and CHURN.still_open() >= FREEZE_FROM
+    FREEZER.froze = freezing and CHURN.open_now >= FREEZE_FROM
     if FREEZER.froze:
         gc.freeze()
     return freed
@@ -113,7 +110,7 @@ async def freeze_young(every: float = FREEZE_SECONDS, start: int = FREEZE_FROM) 
     are open (see the module docstring)."""
     while True:
         await asyncio.sleep(every)
-        if CHURN.still_open() >= start:
+        if CHURN.open_now >= start:
             gc.freeze()
             FREEZER.froze = True
 
