@@ -22,7 +22,6 @@ import re
 import secrets
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeVar
-from urllib.parse import urlsplit
 
 import msgspec
 from starlette.middleware import Middleware
@@ -34,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from setgame.server import protocol as p
 from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
-from setgame.server.edge import BITES, BodyError, client_host, read_body
+from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.limits import LimitError, Limits
 from setgame.server.names import MAX_NAME, NameRefused, name_key
 from setgame.server.players import leaderboard, profile
@@ -244,12 +243,9 @@ def _quote(text: str) -> str:
 
 
 def _same_origin(request: Request) -> None:
-    origin = request.headers.get("origin")
-    if origin is None:
-        return
-    host = request.headers.get("host", "")
-    if urlsplit(origin).netloc != host:
-        raise Refused(403, "bad_origin", f"a request from {origin!r} to {host!r} is cross-site")
+    why = foreign_origin(request)
+    if why is not None:
+        raise Refused(403, "bad_origin", why)
 
 
 def _signed(request: Request, account: Account) -> None:

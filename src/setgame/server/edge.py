@@ -15,9 +15,10 @@ import time
 import weakref
 from collections.abc import Callable
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 
 from setgame.server.limits import Limits, networks
 from setgame.server.memory import CHURN
@@ -86,6 +87,20 @@ def address_group(host: str) -> str:
     if address.ipv4_mapped is not None:
         return str(address.ipv4_mapped)
     return str(ipaddress.IPv6Network((int(address), 64), strict=False))
+
+
+def foreign_origin(conn: HTTPConnection) -> str | None:
+    """Why a request or websocket handshake is cross-site, or None: its ``Origin`` (sent by
+    every browser on a websocket handshake and a POST) names another site than its ``Host``
+    (another scheme's port, another port or subdomain of the same host is another site). A
+    client that sends no ``Origin`` is no browser, so it carries no victim's cookie."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return None
+    host = conn.headers.get("host", "")
+    if urlsplit(origin).netloc.lower() == host.lower():
+        return None
+    return f"a request from {origin[:100]!r} to {host[:100]!r} is cross-site"
 
 
 # --- request bodies ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_SERVER_ERROR: Final = 1011
 CLOSE_TRY_LATER: Final = 1013
+CLOSE_BAD_ORIGIN: Final = 4003
 CLOSE_NO_ROOM: Final = 4004
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]

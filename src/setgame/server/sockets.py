@@ -22,7 +22,7 @@ from setgame.game import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
 from setgame.server.chat import chat_of
-from setgame.server.edge import BITES, client_host
+from setgame.server.edge import BITES, client_host, foreign_origin
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
 from setgame.server.names import NameRefused
@@ -195,6 +195,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
     lobby: Lobby = ws.app.state.lobby
     await ws.accept()
+    cross_site = foreign_origin(ws)
+    if cross_site is not None:  # another site's page, maybe with our player's cookie
+        BITES("websocket_origin", cross_site)
+        await ws.close(p.CLOSE_BAD_ORIGIN, "bad_origin")
+        CHURN.close()
+        return
     conn = SocketConnection(ws, ws.app.state.limits)
     refused = lobby.enter(conn.host)
     if refused is not None:
