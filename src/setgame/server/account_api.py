@@ -7,9 +7,12 @@ the first start and kept beside the database (``<database>.secret``, mode 0600; 
 ``setgame.secret`` in the working folder): losing it signs everyone out, nothing more.
 
 Every request that checks or sets a password costs an argon2 hash, so it is rate-limited per
-client address (``signins_per_minute``, ``signin_burst``); failed sign-ins are also limited
-per claimed name, from all addresses together (``name_failures_per_hour``,
-``name_failure_burst``), so that nobody can try passwords on one name from many addresses.
+client address (``signins_per_minute``, ``signin_burst``) and waits its turn in the fair,
+bounded hashing queue (``hashing.py``: ``503 busy`` with ``Retry-After`` when full). Failed
+sign-ins are also limited per claimed name *and address* (``name_failures_per_hour``,
+``name_failure_burst``): a guesser is slowed on the name it guesses, and nobody can lock the
+owner out, whose own address has its own count (what a guesser with many addresses can still
+do: ``docs/deploy.md``).
 A cross-site request (an ``Origin`` other than the server's) is refused: SameSite=Lax already
 keeps the cookie off cross-site POSTs, this keeps it off everything else.
 """
@@ -34,6 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from setgame.server import protocol as p
 from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
+from setgame.server.hashing import Busy, HashQueue
 from setgame.server.limits import LimitError, Limits
 from setgame.server.names import MAX_NAME, NameRefused, name_key
 from setgame.server.players import leaderboard, profile
@@ -47,8 +51,9 @@ COOKIE: Final = "setgame_session"
 SECRET_ENV: Final = "SETGAME_SECRET"
 MIN_SECRET: Final = 32
 """Characters of ``SETGAME_SECRET`` at least (a generated one has 64 hex digits)."""
-BUCKETS: Final = 10_000
-"""Addresses and names with a bucket, at most; beyond it they are all forgotten (as new)."""
+BUCKETS: Final = 100_000
+"""Addresses and (name, address) pairs with a bucket, at most; beyond it the full buckets are
+forgotten (they are as new), and if that is not enough, all."""
 
 T = TypeVar("T")
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME * 4)]
@@ -138,7 +143,7 @@ def middleware(limits: Limits) -> list[Middleware]:
 def open_accounts(app: Any, storage: Storage) -> None:
     """At start, once the database is open: the session secret and the accounts."""
     app.state.session_secret = session_secret(storage)
-    app.state.accounts = Accounts(storage)
+    app.state.accounts = Accounts(storage, HashQueue(app.state.limits))
     app.state.signins = Guard(app.state.limits)
 
 
@@ -147,7 +152,7 @@ def open_accounts(app: Any, storage: Storage) -> None:
 
 class Guard:
     """Token buckets for password checks: per address (every attempt) and per claimed name
-    (failures only, checked before each attempt)."""
+    and address (failures only, checked before each attempt)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -159,8 +164,8 @@ class Guard:
                          self.limits.signin_burst)
         return bucket.take()
 
-    def name_open(self, name: str) -> bool:
-        bucket = self.names.get(name_key(name))
+    def name_open(self, name: str, host: str) -> bool:
+        bucket = self.names.get(_pair(name, host))
         if bucket is None:
             return True
         if not bucket.take():
@@ -168,18 +173,32 @@ class Guard:
         bucket.tokens += 1  # only a look: failures take their token in failed()
         return True
 
-    def failed(self, name: str) -> None:
+    def failed(self, name: str, host: str) -> None:
         per_second = self.limits.name_failures_per_hour / 3600
-        _bucket(self.names, name_key(name), per_second, self.limits.name_failure_burst).take()
+        _bucket(self.names, _pair(name, host), per_second, self.limits.name_failure_burst).take()
+
+
+def _pair(name: str, host: str) -> str:
+    """A name (any spelling of it) as tried from one address: the key of its failures."""
+    return f"{name_key(name)}\x00{host}"
 
 
 def _bucket(buckets: dict[str, TokenBucket], key: str, rate: float, burst: int) -> TokenBucket:
     bucket = buckets.get(key)
     if bucket is None:
         if len(buckets) >= BUCKETS:
-            buckets.clear()
+            _prune(buckets)
         bucket = buckets[key] = TokenBucket(rate, burst)
     return bucket
+
+
+def _prune(buckets: dict[str, TokenBucket]) -> None:
+    """Forget the buckets that have refilled (as new ones); all, if that frees too little."""
+    for key, bucket in list(buckets.items()):
+        if bucket.full():
+            del buckets[key]
+    if len(buckets) >= BUCKETS * 0.9:
+        buckets.clear()
 
 
 # --- the routes ----------------------------------------------------------------------------
@@ -261,6 +280,10 @@ def _route(handler: Any) -> Any:
             return _answer(exc.status, exc.code, str(exc))
         except NameRefused as exc:
             return _answer(409 if exc.code == "name_taken" else 400, exc.code, str(exc))
+        except Busy as exc:  # the hashing queue is full: at once, not after a wait
+            answer = _answer(503, "busy", str(exc))
+            answer.headers["retry-after"] = str(exc.retry_after)
+            return answer
         except StorageError as exc:  # the path and cause go to the log, not to strangers
             log.error("account request %s: %s", request.url.path, exc)
             return _answer(503, "storage_error", "the server cannot store accounts now: try later")
@@ -274,7 +297,9 @@ async def me(request: Request) -> Response:
 
 async def claim(request: Request) -> Response:
     body = await _body(request, Credentials)
-    account = await request.app.state.accounts.claim(body.name, body.password)
+    account = await request.app.state.accounts.claim(
+        body.name, body.password, client_host(request)
+    )
     _signed(request, account)
     return JSONResponse(_me(account), status_code=201)
 
@@ -282,12 +307,15 @@ async def claim(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     body = await _body(request, Credentials)
     guard: Guard = request.app.state.signins
-    if not guard.name_open(body.name):
-        BITES("name_failures_per_hour", f"sign-ins to {body.name!r} failed too often")
-        raise Refused(429, "rate_limited", f"too many failed sign-ins as {body.name!r}: wait")
-    account = await request.app.state.accounts.verify(body.name, body.password)
+    host = client_host(request)
+    if not guard.name_open(body.name, host):
+        BITES("name_failures_per_hour", f"{host}'s sign-ins to {body.name!r} failed too often")
+        raise Refused(
+            429, "rate_limited", f"too many failed sign-ins as {body.name!r} from here: wait"
+        )
+    account = await request.app.state.accounts.verify(body.name, body.password, host)
     if account is None:
-        guard.failed(body.name)
+        guard.failed(body.name, host)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
     _signed(request, account)
     return JSONResponse(_me(account))
@@ -305,8 +333,9 @@ async def _owner(request: Request, password: str) -> Account:
     if account is None:
         raise Refused(401, "not_signed_in", "sign in first")
     store: Accounts = request.app.state.accounts
-    if await store.verify(account.name, password) is None:
-        request.app.state.signins.failed(account.name)
+    host = client_host(request)
+    if await store.verify(account.name, password, host) is None:
+        request.app.state.signins.failed(account.name, host)
         raise Refused(401, "bad_credentials", f"wrong password for {account.name!r}")
     return account
 
@@ -314,7 +343,9 @@ async def _owner(request: Request, password: str) -> Account:
 async def change_password(request: Request) -> Response:
     body = await _body(request, PasswordChange)
     account = await _owner(request, body.password)
-    changed = await request.app.state.accounts.change_password(account, body.new_password)
+    changed = await request.app.state.accounts.change_password(
+        account, body.new_password, client_host(request)
+    )
     _signed(request, changed)  # this browser stays signed in; the others are signed out
     return JSONResponse(_me(changed))
 

@@ -197,6 +197,26 @@ class Limits:
         metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them sign-ins "
                   "to that name get 429 rate_limited"},
     )
+    hashes_at_once: int = field(
+        default=1,
+        metadata={"min": 1, "max": 64, "doc": "password hashes (argon2id, 64 MiB and about "
+                  "0.2 s of a core each) computed at once; the others wait in a queue..."},
+    )
+    signin_queue: int = field(
+        default=32,
+        metadata={"min": 1, "max": 10_000, "doc": "...of at most this many requests; a "
+                  "request finding it full gets 503 busy at once (with Retry-After)..."},
+    )
+    signin_queue_per_client: int = field(
+        default=2,
+        metadata={"min": 1, "max": 10_000, "doc": "...of which one client address holds at "
+                  "most this many places (the address that asked least lately goes first)..."},
+    )
+    signin_queue_seconds: float = field(
+        default=10.0,
+        metadata={"min": 0.1, "max": 300.0, "doc": "...and where none waits longer than "
+                  "this (then 503 busy)"},
+    )
     session_days: float = field(
         default=30.0,
         metadata={"min": 0.01, "max": 400.0, "doc": "days a sign-in lasts; then the browser "

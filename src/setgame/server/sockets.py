@@ -49,6 +49,10 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = time.monotonic()
 
+    def full(self) -> bool:
+        """Whether it has refilled: as good as a new one."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
