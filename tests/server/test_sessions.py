@@ -15,7 +15,7 @@ from setgame.server.app import build
 from setgame.server.limits import Limits
 from setgame.server.storage import Storage
 
-from .accountkit import TestClient, claim
+from .accountkit import PASSWORD, Browser, TestClient, claim
 
 
 def _client(db: Path, **limits: Any) -> TestClient:
@@ -64,3 +64,47 @@ def test_a_cross_origin_handshake_with_the_victims_cookie_is_closed_4003(
     # the same cookie from the site's own page is seated as Ann; so is a client without Origin
     assert _seat(client, room, {"origin": "http://testserver"})["type"] == "joined"
     assert _seat(client, room, {})["type"] == "joined"
+
+
+def me(client: TestClient) -> Any:
+    return client.get("/api/account").json()["name"]
+
+
+def test_a_copied_cookie_stops_working_once_its_browser_signs_out(client: TestClient) -> None:
+    assert claim(client, "Ann").status_code == 201
+    room = _room(client)
+    thief, copied = Browser(client), client.cookies["setgame_session"]
+    with thief as c:
+        c.cookies.set("setgame_session", copied)
+        assert me(c) == "Ann"
+    assert client.post("/api/account/signout").status_code == 200
+    with thief as c:
+        assert me(c) is None  # the session ended on the server, not only in the browser
+        refused = _seat(c, room, {})  # nor does the room seat the copy as Ann
+        assert refused["type"] == "error" and refused["code"] == "name_claimed"
+
+
+def test_sign_out_everywhere_ends_every_session_of_the_account(client: TestClient) -> None:
+    assert client.post("/api/account/signout-everywhere").json()["code"] == "not_signed_in"
+    assert claim(client, "Ann").status_code == 201
+    claim_bob = Browser(client)
+    with claim_bob as c:
+        assert claim(c, "Bob").status_code == 201
+    phone, copy = Browser(client), Browser(client)
+    with phone as c:
+        signed = c.post("/api/account/signin", json={"name": "ann", "password": PASSWORD})
+        assert signed.status_code == 200
+        stolen = c.cookies["setgame_session"]
+    with copy as c:
+        c.cookies.set("setgame_session", stolen)
+        assert me(c) == "Ann"
+    crossed = client.post("/api/account/signout-everywhere", headers={"origin": "http://x.test"})
+    assert crossed.status_code == 403  # another site cannot sign a player out
+    answer = client.post("/api/account/signout-everywhere")
+    assert answer.status_code == 200 and answer.json() == {"name": None, "signed_in": False}
+    assert me(client) is None
+    for browser in (phone, copy):
+        with browser as c:
+            assert me(c) is None
+    with claim_bob as c:
+        assert me(c) == "Bob"  # another account's sessions are untouched

@@ -1,10 +1,12 @@
 """The accounts' HTTP side: ``/api/account/...``, the session cookie, and the sign-in limits.
 
-A session is Starlette's signed cookie (``SessionMiddleware``: itsdangerous, http-only,
-SameSite=Lax) holding the account's id and its epoch (a password change moves the epoch on,
-ending the other sessions). Its secret is ``SETGAME_SECRET`` or, when unset, one generated at
-the first start and kept beside the database (``<database>.secret``, mode 0600; on PostgreSQL
-``setgame.secret`` in the working folder): losing it signs everyone out, nothing more.
+A session is a row on the server (``account_tables.sessions``) whose random token travels in
+Starlette's signed cookie (``SessionMiddleware``: itsdangerous, http-only, SameSite=Lax):
+signing out deletes the row, so a copied cookie stops working; "sign out everywhere" deletes
+all of the account's, a password change all but the browser's that made it. The cookie's
+secret is ``SETGAME_SECRET`` or, when unset, one generated at the first start and kept beside
+the database (``<database>.secret``, mode 0600; on PostgreSQL ``setgame.secret`` in the
+working folder): losing it signs everyone out, nothing more.
 
 Every request that checks or sets a password costs an argon2 hash, so it is rate-limited per
 client address (``signins_per_minute``, ``signin_burst``) and waits its turn in the fair,
@@ -35,7 +37,15 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from setgame.server import protocol as p
-from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
+from setgame.server.accounts import (
+    ANONYMOUS,
+    MAX_PASSWORD,
+    SESSION_KEY,
+    Account,
+    Accounts,
+    session_token,
+    signed_in,
+)
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.hashing import Busy, HashQueue
 from setgame.server.limits import LimitError, Limits
@@ -267,9 +277,15 @@ def _same_origin(request: Request) -> None:
         raise Refused(403, "bad_origin", why)
 
 
-def _signed(request: Request, account: Account) -> None:
+async def _signed(request: Request, account: Account) -> None:
+    """Sign this browser in as ``account``: a new session (the browser's old one ends)."""
+    store: Accounts = request.app.state.accounts
+    old = session_token(request)
+    if old is not None:
+        await store.end_session(old)
+    seconds = request.app.state.limits.session_days * 86400
     request.session.clear()
-    request.session.update({"account": account.id, "epoch": account.epoch})
+    request.session[SESSION_KEY] = await store.open_session(account, seconds)
 
 
 def _route(handler: Any) -> Any:
@@ -300,7 +316,7 @@ async def claim(request: Request) -> Response:
     account = await request.app.state.accounts.claim(
         body.name, body.password, client_host(request)
     )
-    _signed(request, account)
+    await _signed(request, account)
     return JSONResponse(_me(account), status_code=201)
 
 
@@ -317,12 +333,27 @@ async def sign_in(request: Request) -> Response:
     if account is None:
         guard.failed(body.name, host)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
-    _signed(request, account)
+    await _signed(request, account)
     return JSONResponse(_me(account))
 
 
 async def sign_out(request: Request) -> Response:
+    """End this browser's session, on the server too: a copy of the cookie is worth nothing."""
     _same_origin(request)
+    token = session_token(request)
+    if token is not None:
+        await request.app.state.accounts.end_session(token)
+    request.session.clear()
+    return JSONResponse(_me(None))
+
+
+async def sign_out_everywhere(request: Request) -> Response:
+    """End every session of the signed-in account, this browser's too."""
+    _same_origin(request)
+    account = await signed_in(request)
+    if account is None:
+        raise Refused(401, "not_signed_in", "sign in first")
+    await request.app.state.accounts.end_sessions(account)
     request.session.clear()
     return JSONResponse(_me(None))
 
@@ -343,10 +374,9 @@ async def _owner(request: Request, password: str) -> Account:
 async def change_password(request: Request) -> Response:
     body = await _body(request, PasswordChange)
     account = await _owner(request, body.password)
-    changed = await request.app.state.accounts.change_password(
-        account, body.new_password, client_host(request)
+    changed = await request.app.state.accounts.change_password(  # the others are signed out
+        account, body.new_password, client_host(request), keep=session_token(request)
     )
-    _signed(request, changed)  # this browser stays signed in; the others are signed out
     return JSONResponse(_me(changed))
 
 
@@ -374,6 +404,7 @@ def routes() -> list[Route]:
         Route("/api/account/claim", _route(claim), methods=["POST"]),
         Route("/api/account/signin", _route(sign_in), methods=["POST"]),
         Route("/api/account/signout", _route(sign_out), methods=["POST"]),
+        Route("/api/account/signout-everywhere", _route(sign_out_everywhere), methods=["POST"]),
         Route("/api/account/password", _route(change_password), methods=["POST"]),
         Route("/api/account/delete", _route(delete), methods=["POST"]),
         Route("/api/players/{name}", profile, methods=["GET"]),

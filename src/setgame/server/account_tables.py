@@ -1,6 +1,6 @@
 """The tables of player accounts (``accounts.py``), apart from ``storage.py``'s so that both
 the storage (retention, restoring seats) and the accounts can use them. Their history is
-migration ``0002`` (``migrations/versions``)."""
+migrations ``0002``, ``0003``, ``0006`` and ``0008`` (``migrations/versions``)."""
 
 from __future__ import annotations
 
@@ -76,4 +76,15 @@ ratings = sa.Table(
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
+)
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    # one row per signed-in browser (account_api.py): the cookie holds a random token, the
+    # table its SHA-256 (a copy of the table signs nobody in); deleted by signing out (this
+    # one, or all of the account's), by a password change (the others) and with the account
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False, index=True),
 )

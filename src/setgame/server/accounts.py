@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -34,6 +35,7 @@ from setgame.server.account_tables import (
     accounts,
     player_games,
     ratings,
+    sessions,
     solo_games,
 )
 from setgame.server.chat_tables import chat_lines
@@ -156,13 +158,45 @@ class Accounts:
             account = dataclasses.replace(account, password=fresh)
         return account
 
-    async def change_password(self, account: Account, new: str, host: str = "?") -> Account:
-        """Set a new password; the epoch moves on, ending every other session."""
+    async def change_password(
+        self, account: Account, new: str, host: str = "?", keep: str | None = None
+    ) -> Account:
+        """Set a new password, ending every session of the account but ``keep`` (a token)."""
         check_password(new)
         changed = {"password": await self._hash(host, new), "epoch": account.epoch + 1}
         query = accounts.update().where(accounts.c.id == account.id).values(changed)
-        await self.storage.write((query, {}))
+        await self.storage.write((query, {}), _end_sessions(account.id, keep))
         return Account(**(_values(account) | changed))
+
+    # -- sessions: a random token in the cookie, its digest here (one row per browser) --------
+
+    async def open_session(self, account: Account, seconds: float) -> str:
+        """A new session of ``account`` lasting ``seconds``: its token, for the cookie. The
+        sessions that have expired (anyone's) are deleted in the same write."""
+        token, now = secrets.token_urlsafe(24), time.time()
+        row = {"id": _digest(token), "account": account.id, "created": now,
+               "expires": now + seconds}
+        await self.storage.write(
+            (sessions.delete().where(sessions.c.expires < now), {}),
+            (sessions.insert().values(row), {}),
+        )
+        return token
+
+    async def by_session(self, token: str) -> Account | None:
+        """The account whose session ``token`` is, while the session lasts."""
+        query = (
+            accounts.select()
+            .join(sessions, sessions.c.account == accounts.c.id)
+            .where(sessions.c.id == _digest(token), sessions.c.expires > time.time())
+        )
+        return await self._one(query)
+
+    async def end_session(self, token: str) -> None:
+        await self.storage.write((sessions.delete().where(sessions.c.id == _digest(token)), {}))
+
+    async def end_sessions(self, account: Account) -> None:
+        """Sign the account out everywhere."""
+        await self.storage.write(_end_sessions(account.id))
 
     async def delete(self, account: Account) -> None:
         """Delete the account and its personal data; its games stay under :data:`ANONYMOUS`."""
@@ -179,20 +213,41 @@ class Accounts:
         writes.append((player_games.delete().where(player_games.c.account == account.id), {}))
         writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
         writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
+        writes.append(_end_sessions(account.id))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 
 
-async def signed_in(conn: HTTPConnection) -> Account | None:
-    """The account of the request's (or websocket's) session, if it is still valid."""
+SESSION_KEY: Final = "session"
+"""The key of the session token in the signed cookie (``account_api.py``)."""
+
+
+def session_token(conn: HTTPConnection) -> str | None:
+    """The session token the request's (or websocket's) cookie carries, if any."""
     session = conn.scope.get("session")
-    if not session or not isinstance(session.get("account"), str):
+    token = session.get(SESSION_KEY) if session else None
+    return token if isinstance(token, str) and len(token) <= 64 else None
+
+
+async def signed_in(conn: HTTPConnection) -> Account | None:
+    """The account of the request's (or websocket's) session, while it lasts on the server
+    (signing out, everywhere, or a password change elsewhere ends it)."""
+    token = session_token(conn)
+    if token is None:
         return None
     store: Accounts = conn.app.state.accounts
-    account = await store.by_id(session["account"])
-    if account is None or session.get("epoch") != account.epoch:
-        return None
-    return account
+    return await store.by_session(token)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _end_sessions(account: str, keep: str | None = None) -> Write:
+    where = sessions.c.account == account
+    if keep is not None:
+        where = sa.and_(where, sessions.c.id != _digest(keep))
+    return (sessions.delete().where(where), {})
 
 
 async def seat_name(
