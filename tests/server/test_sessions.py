@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
@@ -108,3 +109,41 @@ def test_sign_out_everywhere_ends_every_session_of_the_account(client: TestClien
             assert me(c) is None
     with claim_bob as c:
         assert me(c) == "Bob"  # another account's sessions are untouched
+
+
+def _cookie_flags(answer: httpx.Response) -> set[str]:
+    cookie = answer.headers["set-cookie"]
+    assert cookie.startswith("setgame_session=")
+    return {part.strip().lower() for part in cookie.split(";")[1:]}
+
+
+@pytest.mark.parametrize(
+    ("proxies", "peer", "proto", "secure"),
+    [
+        ("", "203.0.113.5", None, False),  # plain HTTP
+        ("127.0.0.1", "127.0.0.1", "https", True),  # TLS at a trusted proxy
+        ("127.0.0.1", "127.0.0.1", "http", False),  # the trusted proxy served plain HTTP
+        ("127.0.0.1", "203.0.113.5", "https", False),  # anyone else's header is not believed
+        ("", "127.0.0.1", "https", False),  # no proxy trusted: not believed either
+    ],
+)
+async def test_the_cookie_is_secure_when_a_trusted_proxy_says_tls(
+    tmp_path: Path, proxies: str, peer: str, proto: str | None, secure: bool
+) -> None:
+    app = build(Storage(str(tmp_path / "a.db")), limits=Limits(trusted_proxies=proxies))
+    headers = {"x-forwarded-proto": proto} if proto else {}
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=(peer, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            answer = await c.post("/api/account/claim", headers=headers,
+                                  json={"name": "Ann", "password": PASSWORD})
+    assert answer.status_code == 201
+    assert ("secure" in _cookie_flags(answer)) is secure
+    assert {"httponly", "samesite=lax"} <= _cookie_flags(answer)
+
+
+def test_the_cookie_is_secure_when_uvicorn_itself_serves_tls(tmp_path: Path) -> None:
+    app = build(Storage(str(tmp_path / "a.db")))
+    with TestClient(app, base_url="https://testserver") as tls:  # scope scheme "https"
+        assert "secure" in _cookie_flags(claim(tls, "Ann"))
+        assert tls.get("/api/account").json()["name"] == "Ann"

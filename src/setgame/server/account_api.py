@@ -124,26 +124,30 @@ def secret_path(storage: Storage) -> Path:
 class Sessions:
     """Starlette's ``SessionMiddleware``, made at the first request: its secret comes from
     the database's folder, known once the server has opened it (``app.state.session_secret``,
-    set by :func:`open_accounts`)."""
+    set by :func:`open_accounts`). The cookie is ``Secure`` whenever the request came over
+    TLS: to uvicorn itself, or to a trusted proxy that says so in ``X-Forwarded-Proto``
+    (``edge.proxy_middleware`` has set the scheme by then), or always with ``secure_cookie``."""
 
     def __init__(self, app: ASGIApp, limits: Limits) -> None:
         self.app, self.limits = app, limits
-        self.inner: SessionMiddleware | None = None
+        self.inner: dict[bool, SessionMiddleware] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if self.inner is None:
-            self.inner = SessionMiddleware(
+        secure = self.limits.secure_cookie or scope.get("scheme") in ("https", "wss")
+        inner = self.inner.get(secure)
+        if inner is None:
+            inner = self.inner[secure] = SessionMiddleware(
                 self.app,
                 secret_key=scope["app"].state.session_secret,
                 session_cookie=COOKIE,
                 max_age=round(self.limits.session_days * 86400),
                 same_site="lax",
-                https_only=self.limits.secure_cookie,
+                https_only=secure,
             )
-        await self.inner(scope, receive, send)
+        await inner(scope, receive, send)
 
 
 def middleware(limits: Limits) -> list[Middleware]:

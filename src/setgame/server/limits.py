@@ -224,7 +224,8 @@ class Limits:
     )
     secure_cookie: bool = field(
         default=False,
-        metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
+        metadata={"doc": "send the session cookie over HTTPS only, always (without it: when "
+                  "the request came over TLS, also as a trusted proxy's X-Forwarded-Proto says)"},
     )
 
     @classmethod
