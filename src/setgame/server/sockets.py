@@ -37,6 +37,8 @@ BURST: Final = 40.0
 """...and at once."""
 GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
+STORAGE_UNAVAILABLE: Final = "storage_unavailable"
+"""The reason of a 1011 close when the database (or a cluster's Redis) is down."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
 
@@ -212,7 +214,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(p.CLOSE_TRY_LATER, "too many connections waiting for hello")
         return
     try:
-        room = await rooms.load(ws.path_params["room_id"])
+        try:
+            room = await rooms.load(ws.path_params["room_id"])
+        except rooms.outages as exc:  # the cause to the log, a named close to the client
+            log.error("a handshake to room %r: storage unavailable: %s",
+                      ws.path_params["room_id"][:64], exc)
+            await ws.close(p.CLOSE_SERVER_ERROR, STORAGE_UNAVAILABLE)
+            return
         if room is None:
             await ws.close(p.CLOSE_NO_ROOM, "no such room")
             return
