@@ -1,4 +1,4 @@
-"""Attacks of issue 7 against a live server while honest rooms play.
+"""Attacks of issues 7 and 20 against a live server while honest rooms play.
 
 Starts ``python -m setgame.server`` on loopback (a temporary SQLite database, the default
 limits), seats honest rooms of four players who play whole games through the Python protocol
@@ -75,6 +75,7 @@ class Scale:
     crowd: int = 250  # sockets that never say hello
     spectators: int = 150  # in the presence attacker's room
     rooms_flood: int = 3000  # room creations tried with forged X-Forwarded-For
+    signin_flooders: int = 60  # addresses trying passwords on one name at once
 
 
 QUICK = Scale(rooms=2, seconds=3.0, settle=1.0, silent=150, trickling=100, crowd=80,
@@ -516,6 +517,64 @@ async def slow_silent(ctx: Context, seconds: float) -> dict[str, Any]:
     return {"opened": len(held), "failed": failed, "closed_by_server": closed}
 
 
+SIGNIN_PATIENCE = 5.0
+"""Seconds an honest sign-in may take during the sign-in flood (issue 20)."""
+
+
+def _from(source: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    return httpx.AsyncClient(transport=transport, trust_env=False, timeout=30)
+
+
+async def signin_flood(ctx: Context, seconds: float) -> dict[str, Any]:
+    """Issue 20, item 1: many addresses try passwords on one player's name, three requests at
+    once each, while that player signs in with the right password every second from home."""
+    statuses, honest, failures = Counter[str](), list[float](), list[str]()
+    password = "honest horse battery"
+    name = f"Owner{random.randrange(10**6)}"
+    async with _from("127.0.0.5") as home:
+        claimed = await home.post(f"{ctx.base}/api/account/claim",
+                                  json={"name": name, "password": password})
+        if claimed.status_code != 201:
+            return {"attack_failed": f"claim: {claimed.status_code} {claimed.text[:100]}"}
+    until = time.monotonic() + seconds
+
+    async def guess(client: httpx.AsyncClient) -> None:
+        while time.monotonic() < until:
+            try:
+                reply = await client.post(f"{ctx.base}/api/account/signin",
+                                          json={"name": name, "password": "not the password"})
+                statuses[str(reply.status_code)] += 1
+                if reply.status_code in (429, 503):
+                    await asyncio.sleep(0.05)  # a bot that ignores Retry-After, nearly
+            except httpx.HTTPError as exc:
+                statuses[type(exc).__name__] += 1
+
+    async def flooder(n: int) -> None:
+        async with _from(addr(200 + n)) as client:
+            await asyncio.gather(*(guess(client) for _ in range(3)))
+
+    async def owner() -> None:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            async with _from("127.0.0.5") as client:
+                try:
+                    reply = await client.post(f"{ctx.base}/api/account/signin",
+                                              json={"name": name, "password": password})
+                    took = time.perf_counter() - started
+                    honest.append(took)
+                    if reply.status_code != 200 or took > SIGNIN_PATIENCE:
+                        failures.append(f"sign-in {reply.status_code} in {took:.1f} s")
+                except httpx.HTTPError as exc:
+                    failures.append(f"sign-in {type(exc).__name__}")
+            await asyncio.sleep(1.0)
+
+    await asyncio.gather(owner(), *(flooder(n) for n in range(ctx.scale.signin_flooders)))
+    return {"guesses": dict(statuses), "honest_signins": len(honest),
+            "honest_signin_max_s": round(max(honest, default=0.0), 2),
+            "honest_failures": failures}
+
+
 ATTACKS: dict[str, Attack] = {
     "griefing": griefing,
     "crowding": crowding,
@@ -526,6 +585,7 @@ ATTACKS: dict[str, Attack] = {
     "room_list": room_list,
     "deep_json": deep_json,
     "slow_silent": slow_silent,
+    "signin_flood": signin_flood,
 }
 
 
@@ -593,7 +653,7 @@ def summarize(record: Record, start: float, end: float, runs: dict[str, Any]) ->
         quiet_lat, quiet_err = window(record, run["quiet"], run["from"])
         quiet = p99(quiet_lat)
         lat, err = window(record, run.pop("from"), run.pop("to"))
-        err += quiet_err
+        err += quiet_err + run["detail"].get("honest_failures", [])  # an attack's own honest
         p = p99(lat)
         ratio = None if p is None or not quiet else p / quiet
         results[name] = {

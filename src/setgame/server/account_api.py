@@ -336,6 +336,7 @@ async def sign_in(request: Request) -> Response:
     account = await request.app.state.accounts.verify(body.name, body.password, host)
     if account is None:
         guard.failed(body.name, host)
+        request.app.state.accounts.hashing.failed(host)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
     await _signed(request, account)
     return JSONResponse(_me(account))

@@ -519,6 +519,7 @@ def build(
                 await rooms.node.close()  # type: ignore[attr-defined]
             await rooms.close()
             await storage.close()
+            app.state.accounts.hashing.close()
 
     middleware = proxy_middleware(limits) + account_api.middleware(limits)
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)

@@ -10,15 +10,24 @@ that has asked least lately goes first (a count of requests per address that hal
 A request that finds the queue full answers at once (:class:`Busy`: ``503`` with
 ``Retry-After``); it takes the place of a waiting request of the busiest address when its
 own address has asked less; none waits longer than ``signin_queue_seconds``.
+
+The hashes run in threads of their own at a lower CPU priority (:data:`NICER`): under a flood
+the hashing keeps a core busy, and the event loop, which serves every room, must come first
+(``benchmarks/abuse.py --only signin_flood`` on the shared 2-core machine, load 8-13: the
+rooms' pick->update p99 went to 7.5x its calm value with the hashing at the loop's priority,
+1.7-3.4x with it 10 levels lower).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import math
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -29,6 +38,8 @@ T = TypeVar("T")
 
 HALF_LIFE: Final = 60.0
 """Seconds in which an address's count of recent hashes halves."""
+NICER: Final = 10
+"""How much lower than the process the hashing threads run (Linux nice levels)."""
 ADDRESSES: Final = 10_000
 """Addresses whose count is kept, at most; beyond it the smallest counts are forgotten."""
 
@@ -57,14 +68,30 @@ class HashQueue:
         self.waiting: list[_Ticket] = []
         self.used: dict[str, tuple[float, float]] = {}  # host -> (count, when)
         self._order = itertools.count()
+        self._pool: ThreadPoolExecutor | None = None
 
     async def run(self, host: str, work: Callable[[], T]) -> T:
         """``work()`` in a thread once a place is free; :class:`Busy` when there is none."""
         await self._enter(host)
         try:
-            return await asyncio.to_thread(work)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    self.limits.hashes_at_once, "hashing", initializer=_nicer
+                )
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work)
         finally:
             self._leave()
+
+    def failed(self, host: str) -> None:
+        """A wrong password from ``host`` counts once more: a guesser falls behind faster
+        than an owner who types the password right."""
+        self._count(host)
+
+    def close(self) -> None:
+        """Let the hashing threads end (at the server's stop)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def usage(self, host: str) -> float:
         count, when = self.used.get(host, (0.0, 0.0))
@@ -140,3 +167,10 @@ class HashQueue:
         hashes = len(self.waiting) + self.running
         seconds = math.ceil(0.5 * hashes / self.limits.hashes_at_once)
         return Busy(f"{why}: try again in a few seconds", max(1, min(30, seconds)))
+
+
+def _nicer() -> None:
+    """Lower this thread's priority (on Linux a thread is a task of its own: ``who`` 0 is
+    the calling thread); elsewhere, or when refused, it runs as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICER))
