@@ -225,10 +225,30 @@ class Doorman:
                 del self.buckets[host]
 
 
+class Lingering:
+    """A connection's transport as uvicorn's HTTP protocol sees it: the same, but its
+    ``close`` asks the protocol (:meth:`Guarded.close_or_linger`) first."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: Any) -> None:
+        self.real, self.protocol = transport, protocol
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def close(self) -> None:
+        self.protocol.close_or_linger()
+
+    def is_closing(self) -> bool:
+        return bool(self.protocol.lingering) or self.real.is_closing()
+
+
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with two guards: a per-address connection cap and a deadline
+    """uvicorn's HTTP protocol with three guards: a per-address connection cap, a deadline
     (``header_seconds``) for each request head, so that a silent or trickling connection
-    (plain HTTP or a websocket handshake) is closed instead of held."""
+    (plain HTTP or a websocket handshake) is closed instead of held, and a lingering close
+    after a refused body (``linger_bytes``, ``linger_seconds``): a client that sends a body
+    too big reads its 413 instead of a connection reset (closing a socket with unread data
+    sends a reset, which loses the answer the client has not read yet)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     doorman = Doorman(limits)
@@ -237,14 +257,60 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
     class Guarded(base):  # type: ignore[misc]
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
+        lingering: asyncio.TimerHandle | None = None
+        _drained = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             if not doorman.admit(transport):  # refused before uvicorn sets anything up
                 self._refused = True
                 transport.abort()
                 return
-            super().connection_made(transport)
+            self._real = transport
+            super().connection_made(Lingering(transport, self))
             self._arm()
+
+        def close_or_linger(self) -> None:
+            """Close; but while the client is still sending a request body nobody will read
+            (the answer said ``connection: close``), send the answer's end (a FIN) and read
+            and drop what comes, up to the bounds, before closing."""
+            real, cycle = self._real, self.cycle
+            if self.lingering is not None or real.is_closing():
+                return
+            if cycle is None or not cycle.more_body or not real.can_write_eof():
+                real.close()
+                return
+            if self._deadline is not None:
+                self._deadline.cancel()
+            real.write_eof()  # the answer is whole: the client may read it now
+            real.resume_reading()  # uvicorn may have paused reading the body
+            self.lingering = self.loop.call_later(limits.linger_seconds, self._cut)
+
+        def _cut(self) -> None:
+            BITES("linger_seconds", f"{self._peer()} sent a refused body too long")
+            self._real.abort()
+
+        def data_received(self, data: bytes) -> None:
+            if self.lingering is None:
+                super().data_received(data)
+                return
+            self._drained += len(data)  # a refused body: dropped unread
+            if self._drained > limits.linger_bytes:
+                BITES("linger_bytes", f"{self._peer()} sent a refused body too big to drain")
+                self._real.abort()
+
+        def eof_received(self) -> bool | None:
+            if self.lingering is not None:  # the client has sent all: done
+                self._real.close()
+                return False
+            result: bool | None = super().eof_received()
+            return result
+
+        def handle_websocket_upgrade(self) -> None:
+            self.transport = self._real  # a websocket closes as it is told
+            super().handle_websocket_upgrade()
+
+        def _peer(self) -> str:
+            return str(self.client[0]) if self.client else "?"
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -255,8 +321,9 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             CHURN.close()  # not called here once upgraded: a websocket counts at its end
             if self._refused:
                 return
-            if self._deadline is not None:
-                self._deadline.cancel()
+            for timer in (self._deadline, self.lingering):
+                if timer is not None:
+                    timer.cancel()
             super().connection_lost(exc)
 
         def _arm(self) -> None:

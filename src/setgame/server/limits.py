@@ -68,6 +68,17 @@ class Limits:
         metadata={"min": 1, "max": 300, "doc": "seconds a request body has to arrive whole; "
                   "a slower one gets 408"},
     )
+    linger_bytes: int = field(
+        default=64 * 1_048_576,
+        metadata={"min": 0, "max": 1 << 34, "doc": "bytes of a refused request body (413) "
+                  "read and dropped after the answer, so that a client still sending reads "
+                  "the answer instead of a reset (a lingering close, as nginx's)..."},
+    )
+    linger_seconds: float = field(
+        default=10.0,
+        metadata={"min": 0.0, "max": 300.0, "doc": "...for at most this long; then the "
+                  "connection is cut"},
+    )
     json_depth: int = field(
         default=16,
         metadata={"min": 4, "max": 256, "doc": "deepest nesting of arrays and objects in a "
