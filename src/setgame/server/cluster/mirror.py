@@ -15,7 +15,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Final
 
-from setgame import game as engine
+from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.chat import RoomChat, stored_lines, use_chat
 from setgame.server.rooms import Connection, Room, Seat, _seated, hash_token
