@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from clikit import assert_usage_error
 from setgame.cli.commands import app
-from setgame.cli.main import VARIANT_NAMES
+from setgame.cli.summary import VARIANT_NAMES
 from setgame.rules.decks import FOURSET, MEGASET, STANDARD, Deck
 from setgame.rules.variants import VARIANTS, find_variant
 

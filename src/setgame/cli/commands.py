@@ -24,7 +24,7 @@ import typer
 from rich.console import Console
 
 from setgame.analysis.solving import SolveError, solve_cards, solve_stream
-from setgame.cli.main import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
+from setgame.cli.summary import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
 from setgame.rules.cards import card_names, parse_cards
 from setgame.rules.sets import explain
 from setgame.words.catalog import N_, gettext, language_from_environment, ngettext

@@ -21,50 +21,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from setgame.analysis.solving import SolveError, solve_cards, solve_stream
+from setgame.cli.summary import exit_with, help_text
 from setgame.words.catalog import gettext, language_from_environment
 
 if TYPE_CHECKING:
     from setgame.rules.variants import Variant
-
-SUMMARY = "SET, the card game: find sets, check them, simulate games, play."
-
-#: One line per command for ``setgame --help``; the Typer app shows the same lines.
-COMMANDS: dict[str, str] = {
-    "solve": "Print the sets among CARDS, or among each table read from standard input.",
-    "check": "Say whether three cards form a set (exit 0) or explain why not (exit 1).",
-    "simulate": "Play whole games with nobody erring and print statistics (R17).",
-    "odds": "The probability that random cards hold no set, and the same in play (R17).",
-    "serve": "Run the multiplayer game server (web client included).",
-    "play": "Play SET in the terminal: solo, against bots, practice, or online.",
-}
-
-
-def help_text() -> str:
-    """The top-level help, in plain text (no Rich: it is printed on the fast path)."""
-    width = max(map(len, COMMANDS))
-    lines = [
-        "Usage: setgame [OPTIONS] COMMAND [ARGS]...",
-        "",
-        f"  {SUMMARY}",
-        "",
-        "Options:",
-        "  --help  Show this message and exit.",
-        "",
-        "Commands:",
-        *(f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()),
-        "",
-        "Run 'setgame COMMAND --help' for the options of a command.",
-    ]
-    return "\n".join(lines)
-
-
-#: The names ``--variant`` takes (the registry's, :data:`setgame.rules.variants.VARIANTS`;
-#: a test keeps them equal), for the help without importing the variants.
-VARIANT_NAMES: tuple[str, ...] = (
-    "classic", "junior", "set-chain", "ultraset", "ultraset-chain", "ultra9", "megaset",
-    "ghostset", "4set", "4set-junior", "puzzle", "shuffle", "memory",
-)  # fmt: skip
-
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``setgame`` entry point: usage errors are one line on stderr, exit 2."""
@@ -132,10 +93,4 @@ def _variant(name: str) -> Variant:
         raise SolveError(str(error)) from None
 
 
-def exit_with(message: str, code: int) -> NoReturn:
-    sys.stdout.flush()
-    print(message, file=sys.stderr)
-    sys.exit(code)
-
-
-__all__ = ["COMMANDS", "SUMMARY", "VARIANT_NAMES", "help_text", "main", "solve_args"]
+__all__ = ["main", "solve_args"]

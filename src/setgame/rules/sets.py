@@ -11,7 +11,7 @@ calls instead of 66 Python-level lookups (or 220 triple checks).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
@@ -180,10 +180,11 @@ class Flaw:
     odd: int
 
     def text(self, lang: str = "en") -> str:
-        """The flaw in words, in ``lang`` ("two are red, one is green")."""
-        from setgame.words.i18n import flaw_text
-
-        return flaw_text(self, lang)
+        """The flaw in words, in ``lang`` ("two are red, one is green"), as the words
+        layer words it (:func:`word_flaws_with`)."""
+        if _wording is None:
+            raise RuntimeError("flaws are worded by setgame.words.i18n: import it first")
+        return _wording(self, lang)
 
     def __str__(self) -> str:
         return self.text("en")
@@ -199,6 +200,18 @@ class Flaw:
     @property
     def odd_name(self) -> str:
         return VALUE_NAMES[self.attribute][self.odd]
+
+
+#: How a flaw is put in words. The rules hold no words and import no module of the words
+#: layer: ``setgame.words.i18n`` gives its ``flaw_text`` here when it is imported, which
+#: ``import setgame`` (run before any ``setgame.rules`` module) does.
+_wording: Callable[[Flaw, str], str] | None = None
+
+
+def word_flaws_with(wording: Callable[[Flaw, str], str]) -> None:
+    """Let :meth:`Flaw.text` (and ``str(flaw)``) word flaws with ``wording(flaw, lang)``."""
+    global _wording
+    _wording = wording
 
 
 def explain(a: Card, b: Card, c: Card) -> list[Flaw]:

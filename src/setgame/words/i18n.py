@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
+from setgame.rules import sets
 from setgame.rules.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name
 from setgame.words import flaw_words
 from setgame.words.catalog import (
@@ -350,9 +351,10 @@ def flaw_text(flaw: AnyFlaw, lang: str = "en", deck: Deck | None = None) -> str:
 
 
 def _is_standard_flaw(flaw: object) -> bool:
-    from setgame.rules.sets import Flaw
+    return isinstance(flaw, sets.Flaw)
 
-    return isinstance(flaw, Flaw)
+
+sets.word_flaws_with(flaw_text)  # Flaw.text and str(flaw) speak through this module
 
 
 # --- whole verdicts and game messages ------------------------------------------------
