@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 import sqlalchemy as sa
 from redis.exceptions import RedisError
 
-from setgame import game as engine
+from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.chat import chat_of
 from setgame.server.cluster.lease import (
