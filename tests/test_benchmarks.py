@@ -38,7 +38,7 @@ ABUSE = BENCH.parent / "abuse.py"
 
 
 def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
-    """Every attack of issue 7 runs against a live server while honest rooms play; each
+    """Every attack of issues 7 and 20 runs against a live server while honest rooms play; each
     reports its p99 ratio, honest errors and RSS. Only what cannot depend on a busy machine
     is asserted: the figures exist, no attack broke, no honest player was refused or cut off,
     and the server's memory came back after the big bodies."""
@@ -52,7 +52,7 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     results = json.loads(done.stdout)
     attacks = {
         "griefing", "crowding", "big_bodies", "ghosts", "presence", "room_flood", "room_list",
-        "deep_json", "slow_silent",
+        "deep_json", "slow_silent", "signin_flood",
     }
     assert set(results) == {"baseline"} | attacks
     assert results["baseline"]["picks"] > 0
@@ -64,3 +64,6 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     assert results["crowding"]["detail"]["seated_player_kept_out"] == 0
     assert results["big_bodies"]["rss_after_mb"] < 1.2 * results["baseline"]["rss_mb"] + 20
     assert results["deep_json"]["detail"]["recursion_error_logged"] is False
+    flood = results["signin_flood"]["detail"]  # the owner signed in (how fast: machine-bound)
+    assert flood["honest_signins"] >= 1 and flood["honest_failures"] == []
+    assert flood["guesses"].get("503", 0) + flood["guesses"].get("429", 0) > 0  # bounded

@@ -15,7 +15,7 @@ The hashes run in threads of their own at a lower CPU priority (:data:`NICER`): 
 the hashing keeps a core busy, and the event loop, which serves every room, must come first
 (``benchmarks/abuse.py --only signin_flood`` on the shared 2-core machine, load 8-13: the
 rooms' pick->update p99 went to 7.5x its calm value with the hashing at the loop's priority,
-1.7-3.4x with it 10 levels lower).
+1.7-3.4x in most runs with it 10 levels lower; the runs are noisy).
 """
 
 from __future__ import annotations
