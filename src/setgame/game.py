@@ -253,6 +253,11 @@ class Game:
         return seating.planned_rounds(single, self._seated_ids(), self._s.dealt)
 
     @property
+    def dealt(self) -> list[str]:
+        """Who has dealt in this match, in order (R14)."""
+        return list(self._s.dealt)
+
+    @property
     def dealer(self) -> str | None:
         """This round's dealer, while they are in ``players`` (a departed seat may be gone)."""
         dealer = self._s.dealer
@@ -448,11 +453,14 @@ class Game:
             raise GameError("bad_name", f"a name is 1-{MAX_NAME} characters, not {a.name!r}")
         if not isinstance(a.player, str) or not a.player:
             raise GameError("bad_action", f"bad player id: {a.player!r}")
-        if a.player in self.players:
+        seat = self.players.get(a.player)
+        if seat is not None and seat.present:
             raise GameError("already_seated", f"player {a.player!r} is already seated")
         limit = 1 if self.settings.solitary else MAX_PLAYERS
         if len(self.present()) >= limit:
             raise GameError("room_full", f"the room is full ({limit} players)")
+        if seat is not None:  # R10, R14: the same seat comes back as it left
+            return self._return(seat, name, a.at)
         if self.settings.solitary and self._s.phase != "lobby":
             raise GameError("bad_phase", "a solo game takes its player before it starts")
         if len(self.players) >= seating.MAX_SEATED:
@@ -463,17 +471,23 @@ class Game:
         self.order.append(a.player)
         return [{"type": "joined", "at": a.at, "player": a.player, "name": name}]
 
+    def _return(self, p: Player, name: str, at: float) -> list[Event]:
+        """A departed seat taken again by the same player (the driver knows who is who):
+        their points, lockout and fair-call wait are as they left them (R10), and the deal
+        passes them by if they have dealt (R14)."""
+        p.present, p.away, p.name = True, False, name
+        return [{"type": "joined", "at": at, "player": p.id, "name": name, "returned": True}]
+
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if not (p.sets or p.penalties or p.total):
+        if not _worth_keeping(p):
             # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
-        else:  # R13-R14: the points stay in the match; the seat shows as departed
+        else:  # R10, R13-R14: points, lockout and wait stay; the seat shows as departed
             p.present = False
-            p.declared = p.locked = False
-            p.cooldown_until = None
+            p.declared = False
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
@@ -828,6 +842,12 @@ class Game:
         s.phase = "match_over"
         s.ended_at = at
         return [{"type": "match_over", "at": at, **self.result()}]
+
+
+def _worth_keeping(p: Player) -> bool:
+    """Whether a leaving seat holds something its player must find again on return: points
+    (R13-R14), a lockout (R10) or a fair-call wait (this project's own)."""
+    return bool(p.sets or p.penalties or p.total or p.locked or p.misses)
 
 
 _remove_compact = remove_compact  # its name from before the table had a module of its own

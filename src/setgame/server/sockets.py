@@ -130,6 +130,7 @@ class SocketConnection:
         self.host = client_host(ws)
         self.opened = time.monotonic()
         self.player: str | None = None
+        self.token: str | None = None  # the seat token said at hello: who may be returning
         self.greeted = False
         self.closing: int | None = None
         self._out: asyncio.Queue[str | int | _Unfinished | None] = asyncio.Queue()
@@ -306,6 +307,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case p.Ping():
             conn.send(p.encode(p.Pong()))
         case p.Hello(token=token, since=since):
+            conn.token = token
             hello(room, conn, room.seat_for(token), since)
             if conn.greeted:
                 await chat_of(room).history(conn)
@@ -333,7 +335,7 @@ async def _join(room: Room, conn: SocketConnection, name: str) -> None:
         name, account_id = await seat_name(conn.ws.app.state.accounts, name, account, rated)
     except NameRefused as exc:
         raise GameError(exc.code, str(exc)) from None
-    await room.join(conn, name, conn.host, account=account_id)
+    await room.join(conn, name, conn.host, account=account_id, token=conn.token)
 
 
 def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | None) -> None:

@@ -147,6 +147,7 @@ class SeatRow:
     token_hash: str | None
     bot_level: int | None
     account: str | None = None  # a signed-in player's account (account_tables.account_seats)
+    again: bool = False  # a departed seat taken again: its row exists (new token, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +192,19 @@ _FINISH_GAME: Final = (
 _REMOVE_SEAT: Final = seats.delete().where(
     seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id")
 )
+_RESEAT: Final = (
+    seats.update()
+    .where(seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id"))
+    .values(name=sa.bindparam("new_name"), token_hash=sa.bindparam("new_token_hash"))
+)
 _PREPARED: Final = frozenset(
-    map(id, (_INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT))
+    map(
+        id,
+        (
+            _INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT,
+            _RESEAT,
+        ),
+    )
 )
 """The statements :class:`SqliteWriter` compiles once (by identity: they live as long as
 the module)."""
@@ -439,7 +451,10 @@ class Storage:
         """Append one accepted action to the log, in one transaction with the seat it
         creates and the game's end it causes, if any; returns once it is committed."""
         writes: list[Write] = self._fence(room)
-        if seat is not None:
+        if seat is not None and seat.again:  # its row (and account link) are there already
+            values = {"room_id": room, "player_id": seat.player, "new_name": seat.name}
+            writes.append((_RESEAT, values | {"new_token_hash": seat.token_hash}))
+        elif seat is not None:
             writes.append((_INSERT_SEAT, _seat_values(room, seat)))
             if seat.account is not None:
                 values = {"room": room, "player": seat.player, "account": seat.account}

@@ -616,7 +616,8 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         room._check_joins(client)
         room.joins.take(client)
         await room._seat(
-            str(request["name"]), request["token_hash"], None, None, client, request["account"]
+            str(request["name"]), request["token_hash"], None, None, client, request["account"],
+            known=request.get("known"),
         )
     elif op == "here":
         _here(room, str(player), str(request["from"]), bool(request["connected"]))
@@ -628,8 +629,7 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         await room.new_game(requested_by=player)
     elif op == "leave":
         await room.act(lambda now: engine.Leave(at=now, player=str(player)))
-        room.seats.pop(str(player), None)
-        await room.storage.remove_seat(room.id, str(player))
+        await room.forget_seat(str(player))
     else:
         await _play(room, str(op), str(player), request)
 
