@@ -11,8 +11,20 @@ from __future__ import annotations
 import pytest
 
 from gamekit import not_a_set, play_out_round, seed_where, started, take_any
-from setgame.game import Call, Game, GameError, Join, Leave, Pick, Settings, Start
-from setgame.sets import has_set
+from setgame.game import (
+    RULES_VERSION,
+    Call,
+    Game,
+    GameError,
+    Join,
+    Leave,
+    NoSet,
+    Pick,
+    Settings,
+    Start,
+)
+from setgame.penalties import solo_won
+from setgame.sets import find_sets, has_set
 
 
 def refused(game: Game, action: Call | Join) -> str:
@@ -113,3 +125,56 @@ def test_r14_a_player_who_left_before_dealing_deals_once_on_return() -> None:
             dealers.append(game.dealer)
     # b held nothing when it left, so its place went with it: back, it sits (and deals) last
     assert dealers == ["a", "c", "b"]
+
+
+# --- R15: one set among the last 12 cards cancels the solo penalty ---------------------------
+
+
+def never_missing(seed: int, rules: int = RULES_VERSION) -> Game:
+    """Solo played to the end by a player who never misses a set: they take the first set
+    on the table, and ask for three more cards only when there is none."""
+    game = Game(Settings(mode="solo"), seed, rules)
+    game.apply(Join(0.0, "me", "Me"))
+    game.apply(Start(0.0, "me"))
+    at = 0.0
+    while game.phase == "playing":
+        at += 1
+        sets = find_sets(game.table)
+        game.apply(Pick(at, "me", sets[0]) if sets else NoSet(at, "me"))
+    return game
+
+
+@pytest.mark.parametrize("seed", [0, 4, 5])
+def test_r15_seeds_0_4_5_are_won_by_perfect_play(seed: int) -> None:
+    """The audit's seeds: a player who never misses a set needs two (seed 0) or three more
+    cards (seeds 4, 5) and wins under this project's reading; one set per penalty (rules 1)
+    lost all three."""
+    game = never_missing(seed)
+    solo = game.result()["solo"]
+    assert solo["penalties"] == (2 if seed == 0 else 3)
+    assert 1 <= solo["cancelled"] < solo["penalties"] and solo["won"] is True
+    assert solo["score"] == solo["sets"] - solo["penalties"]  # the penalties keep their cost
+    old = never_missing(seed, rules=1).result()["solo"]
+    assert old == solo | {"won": False}  # the same game: only the reading differs
+
+
+def test_r15_the_penalty_is_cancelled_only_by_a_set_among_the_last_12_cards() -> None:
+    won = {True: 0, False: 0}
+    for seed in range(60):
+        game = never_missing(seed)
+        p = game.players["me"]
+        solo = game.result()["solo"]
+        assert solo["won"] is (p.penalties == 0 or p.cancelled >= 1), seed
+        assert solo["won"] is solo_won(RULES_VERSION, p.penalties, p.cancelled)
+        if p.penalties:
+            won[solo["won"]] += 1
+    assert won[True] and won[False]  # both happen: a lost game had no set in its last cards
+    assert solo_won(2, 0, 0) and solo_won(2, 3, 1) and not solo_won(2, 1, 0)
+    assert solo_won(1, 2, 2) and not solo_won(1, 3, 2)
+
+
+def test_r15_a_rules_version_is_checked() -> None:
+    for bad in (0, 3, True, "2"):
+        with pytest.raises(GameError) as err:
+            Game(Settings(), 1, bad)  # type: ignore[arg-type]
+        assert err.value.code == "bad_setting" and repr(bad) in str(err.value)

@@ -16,11 +16,15 @@ Modes:
 Solo scoring (R15), as this project implements it: the score is the sets found
 minus the penalties; each request for three more cards is a penalty of one
 point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
-``both`` (never below zero sets). The game is *won* when every more-cards
-penalty has been cancelled by a set found once the deck is empty and at most 12
-cards lie on the table ("among the last 12 cards", ``001``, ``004``; in a variant,
-the last ``table`` cards). The seconds from start to end are recorded (a puzzle
-played alone adds 10 s per wrong pick instead of taking a point).
+``both`` (never below zero sets). The game is *won* when no more cards were asked
+for, or when a set was found once the deck is empty and at most 12 cards lie on
+the table: it cancels the penalty ("among the last 12 cards", ``001``, ``004``; in
+a variant, the last ``table`` cards; :func:`setgame.penalties.solo_won`). The
+seconds from start to end are recorded (a puzzle played alone adds 10 s per wrong
+pick instead of taking a point).
+
+A game is played under one rules version (``rules``, :data:`RULES_VERSION`): a game
+stored by an earlier release replays under the rules it was played with.
 
 This project's own rules, beside the rulebooks': the fair-call cooldown
 (:mod:`setgame.penalties`), "when every player is locked out, all lockouts lift"
@@ -61,13 +65,15 @@ from setgame.actions import (
 from setgame.cards import Card
 from setgame.claims import flaw_dicts
 from setgame.errors import GameError
-from setgame.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome
+from setgame.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome, solo_won
 from setgame.settings import (
     LOCKOUT_LIFTS,
     MODES,
     NO_SET_RULES,
     PENALTIES,
     ROUND_RULES,
+    RULES_VERSION,
+    RULES_VERSIONS,
     Settings,
     variant_of,
 )
@@ -84,6 +90,7 @@ __all__ = [  # what the engine's users import from here (the parts live in their
     "PENALTIES",
     "PHASES",
     "ROUND_RULES",
+    "RULES_VERSION",
     "TABLE_SIZE",
     "Action",
     "Away",
@@ -155,11 +162,16 @@ class _State:
 class Game:
     """One match of SET, driven by actions that carry the time."""
 
-    def __init__(self, settings: Settings | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, settings: Settings | None = None, seed: int = 0, rules: int = RULES_VERSION
+    ) -> None:
         self.settings = settings or Settings()
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError("bad_setting", f"seed must be an int, not {seed!r}")
+        if isinstance(rules, bool) or rules not in RULES_VERSIONS:
+            raise GameError("bad_setting", f"rules must be one of {RULES_VERSIONS}, not {rules!r}")
         self.seed = seed
+        self.rules: Final = rules  # the rules version it is played under (RULES_VERSION)
         self.variant: Final = variant_of(self.settings)
         self.deck: Final = deck_of(self.variant, self.settings.deck)
         self._t = Table(self.variant, self.settings.table or self.variant.table_size)
@@ -178,9 +190,12 @@ class Game:
     # -- replay and inspection ------------------------------------------------------------
 
     @classmethod
-    def replay(cls, settings: Settings, seed: int, actions: Iterable[Action]) -> Game:
-        """The game that results from applying ``actions`` in order (they must all be legal)."""
-        game = cls(settings, seed)
+    def replay(
+        cls, settings: Settings, seed: int, actions: Iterable[Action], rules: int = RULES_VERSION
+    ) -> Game:
+        """The game that results from applying ``actions`` in order (they must all be legal),
+        under the rules version ``rules`` it was played with."""
+        game = cls(settings, seed, rules)
         for action in actions:
             game.apply(action)
         return game
@@ -386,7 +401,7 @@ class Game:
                 "penalties": p.penalties,
                 "score": p.score,
                 "cancelled": p.cancelled,
-                "won": p.cancelled >= p.penalties,
+                "won": solo_won(self.rules, p.penalties, p.cancelled),
                 "seconds": None
                 if s.ended_at is None or s.started_at is None
                 else round(s.ended_at - s.started_at + p.penalty_seconds, 3),
@@ -481,13 +496,16 @@ class Game:
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if not _worth_keeping(p):
+        if not _worth_keeping(p, self.rules):
             # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
         else:  # R10, R13-R14: points, lockout and wait stay; the seat shows as departed
             p.present = False
             p.declared = False
+            if self.rules < 2:  # rules 1: leaving wiped the lockout and the wait
+                p.locked = False
+                p.cooldown_until = None
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
@@ -844,9 +862,11 @@ class Game:
         return [{"type": "match_over", "at": at, **self.result()}]
 
 
-def _worth_keeping(p: Player) -> bool:
+def _worth_keeping(p: Player, rules: int) -> bool:
     """Whether a leaving seat holds something its player must find again on return: points
-    (R13-R14), a lockout (R10) or a fair-call wait (this project's own)."""
+    (R13-R14), a lockout (R10) or a fair-call wait (this project's own; rules 1: points only)."""
+    if rules < 2:
+        return bool(p.sets or p.penalties or p.total)
     return bool(p.sets or p.penalties or p.total or p.locked or p.misses)
 
 
