@@ -27,7 +27,7 @@ from setgame.penalties import solo_won
 from setgame.sets import find_sets, has_set
 
 
-def refused(game: Game, action: Call | Join) -> str:
+def refused(game: Game, action: Call | Join | NoSet) -> str:
     with pytest.raises(GameError) as err:
         game.apply(action)
     return err.value.code
@@ -178,3 +178,18 @@ def test_r15_a_rules_version_is_checked() -> None:
         with pytest.raises(GameError) as err:
             Game(Settings(), 1, bad)  # type: ignore[arg-type]
         assert err.value.code == "bad_setting" and repr(bad) in str(err.value)
+
+
+# --- R11: the "no set" vote without the locked-out players (this project's reading) ---------
+
+
+def test_r11_locked_out_players_are_left_out_of_the_no_set_vote() -> None:
+    """The books say "all players" agree; this project's reading: a locked-out player is out
+    of the play until the lockout lifts, so the others' votes deal the cards."""
+    game = seed_where(lambda g: has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
+    wrong_call(game, "a", 1.0)
+    assert refused(game, NoSet(2.0, "a")) == "locked_out"
+    game.apply(NoSet(2.0, "b"))
+    events = game.apply(NoSet(2.5, "c"))
+    assert [e["type"] for e in events] == ["no_set_declared", "cards_added"]
+    assert len(game.table) == 15 and game.players["a"].locked  # lockout_lift "set": it stays
