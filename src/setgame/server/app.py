@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.game import Game, GameError, Settings
+from setgame.game import GameError
 from setgame.server import account_api, memory
 from setgame.server import players as people
 from setgame.server import protocol as p
@@ -45,7 +45,7 @@ from setgame.server.limits import Limits
 from setgame.server.puzzle import daily as daily_puzzle
 from setgame.server.puzzle import utc_now
 from setgame.server.registry import RoomLimit, Rooms
-from setgame.server.rooms import ENGINE_FIELDS
+from setgame.server.rooms import stored_game
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
@@ -338,8 +338,7 @@ async def replay(request: Request) -> Response:
         return _error(404, "no_game", f"no such game: {game_id!r}")
     if row.status != "finished":
         return _error(409, "not_finished", f"game {game_id!r} is still being played")
-    settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in ENGINE_FIELDS})
-    game = Game(settings, row.seed)
+    game = stored_game(row)  # under the rules it was played with
     steps: list[dict[str, Any]] = []
     try:
         stored = await storage.actions(game_id)
@@ -359,6 +358,7 @@ async def replay(request: Request) -> Response:
         )
     players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
     body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
+    body["rules"] = row.rules
     body["chat"] = chat
     return JSONResponse(body | {"events": steps})
 

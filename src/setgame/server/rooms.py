@@ -29,7 +29,7 @@ from setgame.cards import CardError
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
-from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
+from setgame.server.storage import ActionRow, GameRow, RoomRecord, SeatRow, Storage
 
 log = logging.getLogger(__name__)
 
@@ -695,8 +695,10 @@ class Room:
                 await self.storage.remove_seat(self.id, player)
             seed = secrets.randbits(62)
             game_id = new_id(9)
-            await self.storage.create_game(game_id, self.id, seed, p.settings_dict(self.settings))
-            self._install(engine.Game(engine_settings(self.settings), seed), game_id, 0.0)
+            game = engine.Game(engine_settings(self.settings), seed)  # today's rules
+            settings = p.settings_dict(self.settings)
+            await self.storage.create_game(game_id, self.id, seed, settings, game.rules)
+            self._install(game, game_id, 0.0)
             for player in order:
                 seat = self.seats[player]
                 await self._apply_now(engine.Join(at=self.now(), player=player, name=seat.name))
@@ -715,12 +717,10 @@ class Room:
         self._reset_clock(at)
 
     def restore(self, record: RoomRecord) -> None:
-        """Rebuild from the database: replay the current game's actions in order, keeping
-        their events for reconnecting clients (the same as ``Game.replay``)."""
-        settings = engine.Settings.from_dict(
-            {k: v for k, v in record.game.settings.items() if k in ENGINE_FIELDS}
-        )
-        game = engine.Game(settings, record.game.seed)
+        """Rebuild from the database: replay the current game's actions in order, under the
+        rules it is played with, keeping their events for reconnecting clients (the same as
+        ``Game.replay``)."""
+        game = stored_game(record.game)
         self.version = record.version - len(record.actions)
         self._install(game, record.game.id, _last_at(record.actions))
         for row in record.actions:
@@ -766,6 +766,15 @@ ENGINE_FIELDS: Final = frozenset(
 )
 """The room settings that are the engine's (rows stored before the variants lack the last
 three: they load with the engine's defaults, a classic game)."""
+
+
+def stored_game(row: GameRow) -> engine.Game:
+    """A stored game before its first action: its engine settings, seed and rules version
+    (a game stored by an earlier release replays under the rules it was played with)."""
+    settings = engine.Settings.from_dict(
+        {k: v for k, v in row.settings.items() if k in ENGINE_FIELDS}
+    )
+    return engine.Game(settings, row.seed, row.rules)
 
 
 def _last_at(rows: Iterable[ActionRow]) -> float:

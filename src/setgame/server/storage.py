@@ -46,6 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
 from setgame.server.chat_tables import chat_lines
+from setgame.settings import RULES_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,9 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+    # the rules version the game is played under (setgame.settings.RULES_VERSION; migration
+    # 0007): games stored before it were played under rules 1
+    sa.Column("rules", sa.Integer, nullable=False, server_default=sa.text("1")),
 )
 seats = sa.Table(
     "seats",
@@ -159,6 +163,7 @@ class GameRow:
     status: str
     created: float
     finished: float | None
+    rules: int = 1  # the rules version it is played under (migration 0007)
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,9 +429,12 @@ class Storage:
         await self._submit((_INSERT_ROOM, values))
         return created
 
-    async def create_game(self, game: str, room: str, seed: int, settings: dict[str, Any]) -> None:
+    async def create_game(
+        self, game: str, room: str, seed: int, settings: dict[str, Any], rules: int = RULES_VERSION
+    ) -> None:
+        """A new game of ``room``, played under the rules version ``rules``."""
         values = {"id": game, "room": room, "seed": seed, "settings": _dump(settings)}
-        values |= {"status": "playing", "created": time.time()}
+        values |= {"status": "playing", "created": time.time(), "rules": rules}
         await self._submit(*self._fence(room), (_INSERT_GAME, values))
 
     async def finish_game(self, game: str, status: str = "finished") -> None:
@@ -866,7 +874,9 @@ def _sorted_seats(rows: Any) -> list[SeatRow]:
 
 
 def _game_row(r: Any) -> GameRow:
-    return GameRow(r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished)
+    return GameRow(
+        r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished, r.rules
+    )
 
 
 _JSON: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
