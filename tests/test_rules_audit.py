@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gamekit import not_a_set, play_out_round, seed_where, started, take_any
-from setgame.game import (
+from setgame.rules.game import (
     RULES_VERSION,
     Call,
     Game,
@@ -23,8 +23,8 @@ from setgame.game import (
     Settings,
     Start,
 )
-from setgame.penalties import solo_won
-from setgame.sets import find_sets, has_set
+from setgame.rules.penalties import solo_won
+from setgame.rules.sets import find_sets, has_set
 
 
 def refused(game: Game, action: Call | Join | NoSet) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from setgame.game import Game, GameError, Settings
+from setgame.rules.game import Game, GameError, Settings
 from setgame.server.client import Client, table_sets
 from setgame.server.rooms import ENGINE_FIELDS
 

@@ -43,10 +43,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from setgame.rules.settings import RULES_VERSION
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
 from setgame.server.chat_tables import chat_lines
-from setgame.settings import RULES_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
-    # the rules version the game is played under (setgame.settings.RULES_VERSION; migration
+    # the rules version the game is played under (setgame.rules.settings.RULES_VERSION; migration
     # 0007): games stored before it were played under rules 1
     sa.Column("rules", sa.Integer, nullable=False, server_default=sa.text("1")),
 )

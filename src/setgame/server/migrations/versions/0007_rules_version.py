@@ -1,4 +1,4 @@
-"""The rules version each game is played under (``setgame.settings.RULES_VERSION``).
+"""The rules version each game is played under (``setgame.rules.settings.RULES_VERSION``).
 
 A game is replayed (restored, shown as a replay, rated) under the rules it was played
 with, so a rule changed by a later release never changes, nor breaks, a stored game. Every
