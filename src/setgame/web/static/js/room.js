@@ -455,7 +455,8 @@ function bind() {
   act("again").addEventListener("click", () => ask("again"));
   act("leave").addEventListener("click", () => {
     ask("leave");
-    conn.forget();
+    // The seat token stays: joining this match again takes the same seat back, with its
+    // points and any lockout or wait (R10, R14); the server greets it as a spectator meanwhile.
     you = null;
     render();
   });
