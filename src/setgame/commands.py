@@ -27,6 +27,7 @@ from setgame.cards import card_names, parse_cards
 from setgame.catalog import N_, gettext, language_from_environment, ngettext
 from setgame.cli import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
 from setgame.i18n import LANGUAGES, explain_text
+from setgame.server.admin import admin_app
 from setgame.sets import explain
 from setgame.solving import SolveError, solve_cards, solve_stream
 
@@ -538,6 +539,9 @@ def serve(
     except LimitError as exc:
         exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
     run_server(host=host, port=port, db=db, limits=limits, create_db=create_db, redis=redis)
+
+
+app.add_typer(admin_app, name="admin", short_help=COMMANDS["admin"])
 
 
 class Mode(StrEnum):
