@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
-from setgame.server import account_api, memory
+from setgame.server import account_api, memory, moderation_api
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -450,6 +450,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
         *account_api.routes(),
+        *moderation_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -483,6 +484,7 @@ def build(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         account_api.open_accounts(app, storage)
+        moderation_api.open_moderation(app, storage)
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
         players = BotPlayers(rooms)

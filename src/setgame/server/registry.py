@@ -27,6 +27,7 @@ from setgame.ratings import FAMILIES
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits
+from setgame.server.moderation_tables import is_closed
 from setgame.server.puzzle import utc_now
 from setgame.server.rooms import Room, engine_settings, new_id
 from setgame.server.storage import RoomRecord, Storage, StorageError
@@ -84,6 +85,8 @@ class Rooms:
 
     async def _bring_back(self, rid: str) -> Room | None:
         """A room not in memory, from the database (a cluster owns or mirrors it: ``cluster/``)."""
+        if await is_closed(self.storage, rid):  # by a moderator: never opened again
+            return None
         record = await self.storage.room_record(rid)
         return None if record is None else self._revive(record)
 
