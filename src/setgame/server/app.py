@@ -183,6 +183,11 @@ async def account_page(request: Request) -> Response:
     return _page(request, "account")
 
 
+async def moderation_page(request: Request) -> Response:
+    """The moderators' page; its data comes from ``/api/moderation/...`` (403 to others)."""
+    return _page(request, "moderation")
+
+
 async def leaderboard_page(request: Request) -> Response:
     return _page(request, "leaderboard")
 
@@ -436,6 +441,7 @@ def routes(web: Path) -> list[Any]:
         Route("/account", account_page),
         Route("/player/{name}", player_page),
         Route("/leaderboard", leaderboard_page),
+        Route("/moderation", moderation_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),

@@ -3,7 +3,7 @@
 // "text"): whatever people type is shown as typed, never read as HTML.
 // Muting is this browser's own: a muted sender's lines are hidden, remembered per room.
 
-import { el, N_, t } from "./common.js";
+import { banText, el, N_, t } from "./common.js";
 import { describe } from "./events.js";
 
 export const MAX_CHARS = 200; // the server's bound (chat.py MAX_CHARS)
@@ -31,7 +31,7 @@ export function chatItem(line, onMute = null) {
   const who = senderName(line);
   const item = el(
     "li",
-    { "data-chat-message": "", "data-from": who, "data-sender": line.from },
+    { "data-chat-message": "", "data-from": who, "data-sender": line.from, "data-line": `${line.game}:${line.seq}` },
     el("b", { class: "from", text: who }),
     " ",
     el("span", { class: "text", text: line.text }),
@@ -135,7 +135,7 @@ export class Chat {
 
   // A refused message: say why under the input (the text stays there to be fixed).
   refused(msg) {
-    this.say(ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message);
+    this.say(banText(msg) ?? (ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message));
     if (!this.input.value && this.sent) this.input.value = this.sent;
     if (msg.code === "chat_players_only") {
       this.playersOnly = true;
@@ -154,6 +154,11 @@ export class Chat {
       item.hidden = this.muted.has(line.from);
       this.add(item);
     }
+  }
+
+  // A line a moderator deleted (the server's chat_deleted): it leaves this page too.
+  remove(game, seq) {
+    this.list.querySelector(`[data-line="${CSS.escape(`${game}:${seq}`)}"]`)?.remove();
   }
 
   events(events, ctx) {
