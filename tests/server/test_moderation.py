@@ -61,6 +61,13 @@ def seat(ws: Any, name: str) -> str:
     return str(until(ws, lambda m: m["type"] in ("joined", "error")).get("player"))
 
 
+def seat_token(ws: Any, name: str) -> str:
+    ws.send_json({"type": "hello"})
+    until(ws, of_type("welcome"))
+    ws.send_json({"type": "join", "name": name})
+    return str(until(ws, of_type("joined"))["token"])
+
+
 def _log(client: TestClient) -> list[tuple[str, str]]:
     return [(r["action"], r["target"]) for r in client.get("/api/moderation/log").json()["log"]]
 
@@ -152,9 +159,9 @@ def test_a_ban_made_while_seated_closes_the_seat_and_its_return_only_watches(
     moderating, bob = as_now(mod), Browser(mod)
     with bob as client:
         claim(client, "Bob")
-        _, socket = room_with(client, "Bob")
+        room, socket = room_with(client, "Bob")
         with socket as ws:
-            seat(ws, "Bob")
+            token = seat_token(ws, "Bob")
             body = {"name": "Bob", "minutes": 10, "reason": "cheating"}
             with moderating as acting:
                 assert acting.post("/api/moderation/ban", json=body).status_code == 201
@@ -163,6 +170,11 @@ def test_a_ban_made_while_seated_closes_the_seat_and_its_return_only_watches(
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4003
+        with client.websocket_connect(f"/ws/{room}") as ws:  # back with the seat's token
+            ws.send_json({"type": "hello", "token": token})
+            refused = until(ws, of_type("error"))
+            assert (refused["code"], refused["request"]) == ("banned", "hello")
+            assert until(ws, of_type("welcome"))["you"] is None  # watching, not seated
 
 
 def test_a_muted_account_sits_and_plays_but_cannot_chat(mod: TestClient) -> None:
@@ -313,6 +325,24 @@ def test_a_deleted_line_stays_gone_and_numbered_after_a_restart(tmp_path: Path) 
         assert said["seq"] == line["seq"] + 1 and said["text"] == "after the restart"
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "quoted"),
+    [
+        ("DELETE", "/api/rooms/ROOM/chat/abc", "'abc'"),
+        ("DELETE", "/api/rooms/ROOM/chat/0", "'0'"),
+        ("DELETE", "/api/rooms/ROOM/chat/-1", "'-1'"),
+        ("DELETE", "/api/rooms/ROOM/chat/" + "9" * 40, "'99999999"),
+        ("POST", "/api/moderation/reports/x1/close", "'x1'"),
+    ],
+)
+def test_a_bad_line_or_report_number_is_400_quoting_it(
+    mod: TestClient, method: str, path: str, quoted: str
+) -> None:
+    room = mod.post("/api/rooms", json={}).json()["id"]
+    answer = mod.request(method, path.replace("ROOM", room))
+    assert answer.status_code == 400 and quoted in answer.json()["message"]
+
+
 # --- rooms ----------------------------------------------------------------------------------
 
 
@@ -343,6 +373,35 @@ def test_a_closed_room_tells_its_sockets_and_never_opens_again(tmp_path: Path) -
 def _log_as(client: TestClient, db: Path) -> list[tuple[str, str]]:
     client.post("/api/account/signin", json={"name": "Mod", "password": PASSWORD})
     return _log(client)
+
+
+async def test_a_database_that_cannot_be_read_keeps_the_last_bans(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An outage must not turn every chat line and seat into a server error: the bans last
+    read hold until the database answers again."""
+    from setgame.server.accounts import Accounts
+    from setgame.server.moderation import Banned, Bans
+
+    db = tmp_path / "b.db"
+    storage = Storage(str(db))
+    await storage.open()
+    try:
+        account = await Accounts(storage).claim("Bob", PASSWORD)
+        bans = Bans(storage)
+        await bans.add("Mod", "mute", 5, "spam", account=account)
+        with pytest.raises(Banned):
+            await bans.check(account.id, "192.0.2.1", chat=True)
+        await bans.check(account.id, "192.0.2.1")  # a mute is no ban
+        db.rename(tmp_path / "away.db")  # reads now fail (no such table)
+        bans.stale()
+        with pytest.raises(Banned) as still:
+            await bans.check(account.id, "192.0.2.1", chat=True)
+        assert still.value.code == "muted" and still.value.reason == "spam"
+        assert "the last copy holds" in caplog.text  # it was read again, and failed
+    finally:
+        (tmp_path / "away.db").rename(db)
+        await storage.close()
 
 
 # --- reports --------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ The HTTP side (moderators' routes, reports, the line deletion) is ``moderation_a
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,7 +26,9 @@ from setgame.server import protocol as p
 from setgame.server.accounts import Account, Accounts
 from setgame.server.moderation_tables import actions, bans, roles
 from setgame.server.names import NameRefused
-from setgame.server.storage import Storage, Write
+from setgame.server.storage import Storage, StorageError, Write
+
+log = logging.getLogger(__name__)
 
 ROLES: Final = ("moderator", "admin")
 KINDS: Final = ("ban", "mute")
@@ -249,20 +253,31 @@ class Bans:
     storage: Storage
     read_at: float = -FRESH
     active: list[Ban] = field(default_factory=list)
+    reading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def current(self) -> list[Ban]:
-        now = time.monotonic()
-        if now - self.read_at >= FRESH:
-            query = (
-                bans.select()
-                .where(bans.c.lifted.is_(None), bans.c.until > time.time())
-                .order_by(bans.c.id.desc())
-                .limit(MOST_ACTIVE)
-            )
-            async with self.storage.reading() as conn:
-                self.active = [_ban(r) for r in await conn.execute(query)]
-            self.read_at = now
+        """The bans in force, read again when :data:`FRESH` seconds old: one read at a time
+        (the others wait for it). A database that cannot be read keeps the last copy (logged;
+        read again after :data:`FRESH`): an outage must not close every chat and seat."""
+        async with self.reading:
+            now = time.monotonic()
+            if now - self.read_at >= FRESH:
+                self.read_at = now
+                try:
+                    self.active = await self._read()
+                except StorageError as exc:
+                    log.error("bans not read again, the last copy holds: %s", exc)
         return self.active
+
+    async def _read(self) -> list[Ban]:
+        query = (
+            bans.select()
+            .where(bans.c.lifted.is_(None), bans.c.until > time.time())
+            .order_by(bans.c.id.desc())
+            .limit(MOST_ACTIVE)
+        )
+        async with self.storage.reading() as conn:
+            return [_ban(r) for r in await conn.execute(query)]
 
     def stale(self) -> None:
         """Read again at the next check (after a change made here)."""
@@ -311,7 +326,8 @@ class Bans:
         )
         self.stale()
         async with self.storage.reading() as conn:
-            newest = bans.select().where(bans.c.created == now).order_by(bans.c.id.desc()).limit(1)
+            mine = sa.and_(bans.c.created == now, bans.c.moderator == moderator)
+            newest = bans.select().where(mine).order_by(bans.c.id.desc()).limit(1)
             row = (await conn.execute(newest)).first()
         return _ban(row)
 

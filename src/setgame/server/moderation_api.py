@@ -272,6 +272,13 @@ async def _line(request: Request, room_id: str, game: str, seq: int) -> Any:
     return row
 
 
+def _number(text: str, what: str) -> int:
+    """A path's number (a line, a report): a whole number from 1, else 400 quoting it."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) < 1:
+        raise ModerationError(400, f"bad_{what}", f"a {what} is a number from 1, not {text[:20]!r}")
+    return int(text)
+
+
 def _rooms(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
@@ -281,7 +288,7 @@ async def delete_line(request: Request) -> Response:
     moderator, _ = await _moderator(request)
     _same_origin(request)
     room_id = str(request.path_params["room_id"])[:64]
-    seq = int(request.path_params["line"])
+    seq = _number(request.path_params["line"], "line")
     game = await _game_of(request, room_id, request.query_params.get("game", "")[:32] or None)
     row = await _line(request, room_id, game, seq)
     key = sa.and_(chat_lines.c.game == game, chat_lines.c.seq == seq)
@@ -400,7 +407,7 @@ async def open_reports(request: Request) -> Response:
 async def dismiss(request: Request) -> Response:
     moderator, _ = await _moderator(request)
     _same_origin(request)
-    number = int(request.path_params["report"])
+    number = _number(request.path_params["report"], "report")
     where = sa.and_(reports.c.id == number, reports.c.closed.is_(None))
     async with _storage(request).reading() as conn:
         found = await conn.scalar(sa.select(reports.c.id).where(where))
@@ -420,9 +427,9 @@ def routes() -> list[Route]:
         Route("/api/moderation/bans", _route(recent_bans), methods=["GET"]),
         Route("/api/moderation/log", _route(moderator_log), methods=["GET"]),
         Route("/api/moderation/reports", _route(open_reports), methods=["GET"]),
-        Route("/api/moderation/reports/{report:int}/close", _route(dismiss), methods=["POST"]),
+        Route("/api/moderation/reports/{report}/close", _route(dismiss), methods=["POST"]),
         Route("/api/moderation/close", _route(close_room), methods=["POST"]),
-        Route("/api/rooms/{room_id}/chat/{line:int}", _route(delete_line), methods=["DELETE"]),
+        Route("/api/rooms/{room_id}/chat/{line}", _route(delete_line), methods=["DELETE"]),
         Route("/api/reports", _route(report), methods=["POST"]),
     ]
 
