@@ -393,7 +393,8 @@ async def test_a_database_that_cannot_be_read_keeps_the_last_bans(
         with pytest.raises(Banned):
             await bans.check(account.id, "192.0.2.1", chat=True)
         await bans.check(account.id, "192.0.2.1")  # a mute is no ban
-        db.rename(tmp_path / "away.db")  # reads now fail (no such table)
+        db.rename(tmp_path / "away.db")  # reads now fail (a new, empty file: no such table)
+        await storage.engine.dispose()  # no pooled connection to the old file is left
         bans.stale()
         with pytest.raises(Banned) as still:
             await bans.check(account.id, "192.0.2.1", chat=True)
