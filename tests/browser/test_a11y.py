@@ -126,6 +126,11 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
     bob.click("[data-chat-send]")
     expect(ann.locator('[data-chat-message][data-from="Bob"] [data-chat-mute]')).to_have_count(1)
     check(ann, f"room in play ({theme})")
+    ann.click('[data-chat-message][data-from="Bob"] [data-chat-report]')  # report a line
+    expect(ann.locator("[data-report-dialog]")).to_be_visible()
+    check(ann, f"room, reporting a line ({theme})")
+    ann.click("[data-report-cancel]")
+    expect(ann.locator("[data-report-dialog]")).to_be_hidden()
     bob.keyboard.press("Space")
     expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")
     check(ann, f"room, the board held by another ({theme})")

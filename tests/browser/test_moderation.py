@@ -41,9 +41,16 @@ def test_a_moderator_deletes_a_reported_line_and_bans_its_sender(
     bob.fill("[data-chat-input]", "something vile")
     bob.click("[data-chat-send]")
     expect(lines(ann, bob_name)).to_have_count(1)
-    room = url.rsplit("/", 1)[1]
-    report = {"room": room, "line": 1, "reason": "insults"}
-    assert ann.request.post(f"{live_server}/api/reports", data=report).status == 201
+    ann.click(f'[data-chat-message][data-from="{bob_name}"] [data-chat-report]')
+    dialog = ann.locator("[data-report-dialog]")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("[data-report-what]")).to_contain_text("something vile")
+    ann.fill("[data-report-reason]", "insults")
+    ann.click("[data-report-send]")
+    expect(dialog).to_be_hidden()
+    expect(ann.locator("[data-chat-note]")).to_have_text(
+        "Reported: the moderators will read it. Thank you."
+    )
 
     mod.goto(f"{live_server}/moderation")
     queued = mod.locator("[data-mod-report]")

@@ -26,8 +26,8 @@ export function senderName(line) {
   return line.name ?? `${t("chat.spectator")} ${String(line.from || "").slice(1)}`;
 }
 
-// One chat line as a list item; `onMute` (optional) adds the mute button.
-export function chatItem(line, onMute = null) {
+// One chat line as a list item; `onMute` and `onReport` (optional) add their buttons.
+export function chatItem(line, onMute = null, onReport = null) {
   const who = senderName(line);
   const item = el(
     "li",
@@ -48,6 +48,21 @@ export function chatItem(line, onMute = null) {
         title: label,
         text: "🔇",
         onclick: () => onMute(line.from, who),
+      }),
+    );
+  }
+  if (onReport) {
+    const label = t("chat.report", { name: who });
+    item.append(
+      " ",
+      el("button", {
+        type: "button",
+        class: "mute icon",
+        "data-chat-report": line.seq,
+        "aria-label": label,
+        title: label,
+        text: "⚑",
+        onclick: () => onReport(line, who),
       }),
     );
   }
@@ -84,6 +99,36 @@ export class Chat {
     this.renderMuted();
     this.playersOnly = false;
     this.loadSettings();
+    this.dialog = root.querySelector("[data-report-dialog]");
+    this.dialog.querySelector("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.sendReport();
+    });
+    this.dialog.querySelector("[data-report-cancel]").addEventListener("click", () => this.dialog.close());
+  }
+
+  // Report a line to the moderators (POST /api/reports): asks why in a dialog.
+  report(line, who) {
+    this.reported = line;
+    this.dialog.querySelector("[data-report-what]").textContent = t("report.what", { name: who, text: line.text });
+    this.dialog.querySelector("[data-report-reason]").value = "";
+    this.dialog.showModal();
+  }
+
+  async sendReport() {
+    const line = this.reported;
+    const reason = this.dialog.querySelector("[data-report-reason]").value.trim();
+    if (!line || !reason) return;
+    const body = { room: this.room, game: line.game, line: line.seq, reason };
+    const response = await fetch("/api/reports", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch(() => null);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    this.dialog.close();
+    if (response?.ok) this.say(t("report.done"));
+    else this.say(answer.code === "rate_limited" ? t("report.too_many") : answer.message || t("chat.offline"));
   }
 
   // The room setting `chat` (players-only rooms close the input to spectators).
@@ -150,7 +195,13 @@ export class Chat {
       if (this.seen.has(key)) continue;
       this.seen.add(key);
       const mine = line.from === this.you();
-      const item = chatItem(line, mine ? null : (from, who) => this.mute(from, who));
+      const item = mine
+        ? chatItem(line)
+        : chatItem(
+            line,
+            (from, who) => this.mute(from, who),
+            (said, who) => this.report(said, who),
+          );
       item.hidden = this.muted.has(line.from);
       this.add(item);
     }
