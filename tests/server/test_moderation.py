@@ -226,6 +226,7 @@ def test_an_address_ban_holds_every_name_from_that_network(db: Path, tmp_path: P
         ({"name": "Bob", "minutes": 10**9, "reason": "x"}, "minutes"),
         ({"name": "Bob", "minutes": 5, "reason": "  "}, "give a reason"),
         ({"name": "Bob", "minutes": 5, "reason": "x" * 501}, "at most 500"),
+        ({"name": "Bob", "minutes": 5, "reason": "tab\x00nul"}, "U+0000"),
         ({"name": "Bob", "minutes": 5, "reason": "x", "extra": 1}, "extra"),
         ({"minutes": 5, "reason": "x"}, '"name" or "address"'),
         ({"name": "Bob", "address": "1.2.3.4", "minutes": 5, "reason": "x"}, "not both"),
@@ -447,6 +448,9 @@ def test_a_reported_line_reaches_the_queue_with_its_text_even_once_deleted(
         ({"room": "ROOM", "name": "Bob", "reason": "x" * 1001}, 400, "1000"),
         ({"room": "ROOM", "name": "Bob", "reason": "x", "x": 1}, 400, "x"),
         ({"room": "ROOM", "name": "B" * 200, "reason": "x"}, 400, "name"),
+        ({"room": "ROOM", "name": "Bob", "reason": "evil\u202etxt"}, 400, "U+202E"),
+        ({"room": "ROOM", "name": "Bob\x07", "reason": "x"}, 400, "U+0007"),
+        ({"room": "ROOM", "name": "Bob", "reason": "a\u2066b\u200bc"}, 400, "U+200B, U+2066"),
     ],
 )
 def test_a_bad_report_is_refused_quoting_it(

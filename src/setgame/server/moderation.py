@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import logging
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -162,15 +163,37 @@ def network_of(text: str) -> str:
     return str(network)
 
 
-def check_reason(reason: str) -> str:
+def check_reason(reason: str, what: str = "reason") -> str:
+    r"""A reason (or a reported name) with its white space folded, or :class:`ModerationError`
+    quoting it: empty, too long, or holding control characters or bidirectional overrides
+    (a stranger's report is shown to moderators: it must not turn their page around).
+
+    >>> check_reason("  too   rude ")
+    'too rude'
+    >>> check_reason("rude\u202e")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    setgame.server.moderation.ModerationError: a reason may not hold control characters ...
+    """
     clean = " ".join(reason.split())
     if not clean:
-        raise ModerationError(400, "bad_reason", "give a reason")
+        raise ModerationError(400, f"bad_{what}", f"give a {what}")
     if len(clean) > MAX_REASON:
         raise ModerationError(
-            400, "bad_reason", f"a reason holds at most {MAX_REASON} characters: {clean[:40]!r}..."
+            400, f"bad_{what}", f"a {what} holds at most {MAX_REASON} characters: {clean[:40]!r}..."
+        )
+    bad = sorted({f"U+{ord(c):04X}" for c in clean if _control(c)})
+    if bad:
+        raise ModerationError(
+            400,
+            f"bad_{what}",
+            f"a {what} may not hold control characters ({', '.join(bad)}): {clean[:40]!r}",
         )
     return clean
+
+
+def _control(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Cs", "Cf") and char not in "\u200d"
 
 
 def logged(moderator: str, action: str, target: str, reason: str = "") -> Write:

@@ -371,7 +371,7 @@ async def report(request: Request) -> Response:
             503, "reports_full", "the moderators have too many reports: try later"
         )
     game = await _game_of(request, body.room, body.game)
-    text, name = None, body.name
+    text, name = None, None if body.name is None else check_reason(body.name, "name")
     if body.line is not None:
         row = await _line(request, body.room, game, body.line)
         text, name = row.text, name or row.name or row.sender
