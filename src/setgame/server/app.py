@@ -493,6 +493,7 @@ def build(
         moderation_api.open_moderation(app, storage)
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
+        moderation_api.follow(rooms, app.state.bans)  # a cluster's other processes' actions
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)

@@ -97,6 +97,16 @@ class Ban:
             return False
         return client.version == self.network.version and bool(client.overlaps(self.network))
 
+    def wire(self) -> dict[str, Any]:
+        """Every field but the parsed network, for another process (:meth:`from_wire`)."""
+        return {f: getattr(self, f) for f in self.__slots__ if f != "network"}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Ban:
+        address = data.get("address")
+        network = None if address is None else ipaddress.ip_network(address, strict=False)
+        return cls(**data, network=network)
+
     def active(self, now: float) -> bool:
         return self.lifted is None and self.until > now
 

@@ -198,7 +198,8 @@ async def ban(request: Request) -> Response:
         moderator.name, body.kind, body.minutes, reason, account=account, address=address
     )
     if made.kind == "ban":
-        turn_away(request.app.state.rooms, made)
+        turn_away(_rooms(request), made)
+        announce(_rooms(request), {"do": "ban", "ban": made.wire()})
     return JSONResponse({"ban": made.as_dict()}, status_code=201)
 
 
@@ -222,6 +223,7 @@ async def unban(request: Request) -> Response:
     address = None if body.address is None else network_of(body.address)
     kinds = ("ban", "mute") if body.kind is None else (body.kind,)
     lifted = await bans_of(request.app).lift(moderator.name, kinds, account, address)
+    announce(_rooms(request), {"do": "unban"})
     if not lifted:
         who = body.name if body.name is not None else body.address
         raise ModerationError(404, "not_banned", f"{who!r} has no {' or '.join(kinds)} to lift")
@@ -300,6 +302,7 @@ async def delete_line(request: Request) -> Response:
     room = _rooms(request).get(room_id)
     if room is not None:
         await _unsay(room, game, seq)
+    announce(_rooms(request), {"do": "unsay", "room": room_id, "game": game, "seq": seq})
     return JSONResponse({"deleted": {"room": room_id, "game": game, "line": seq}})
 
 
@@ -332,6 +335,7 @@ async def close_room(request: Request) -> Response:
     room = rooms.get(body.room)
     if room is not None:
         await shut(rooms, room, reason)
+    announce(rooms, {"do": "close", "room": body.room, "reason": reason})
     return JSONResponse({"closed": body.room})
 
 
@@ -343,11 +347,58 @@ async def shut(rooms: Rooms, room: Room, reason: str) -> None:
     for conn in list(room.conns):
         conn.send(text)
         conn.close(p.CLOSE_NO_ROOM)
-    rooms._remove(room)
     unfinished = room.game_id and room.phase != "match_over"
-    await room.close()
-    if unfinished:
+    node = getattr(rooms, "node", None)
+    if node is None:
+        rooms._remove(room)
+        await room.close()
+        if unfinished:
+            await rooms.storage.delete_games([room.game_id], [room.id])
+        return
+    from setgame.server.cluster.mirror import MirrorRoom  # a cluster (docs/cluster.md)
+
+    owner = not isinstance(room, MirrorRoom)
+    if owner and unfinished:  # deleted while the lease is held: nobody adopts the game
         await rooms.storage.delete_games([room.game_id], [room.id])
+    await node.drop(room, p.CLOSE_NO_ROOM)
+    if owner:
+        await node.let_go(room.id)
+
+
+# --- several processes (docs/cluster.md) ----------------------------------------------------
+
+
+def announce(rooms: Rooms, message: dict[str, Any]) -> None:
+    """Tell the other processes of a cluster (none without one) of a moderator's action:
+    each applies it to the rooms and sockets it holds (:func:`heard`)."""
+    node = getattr(rooms, "node", None)
+    if node is not None:
+        node.moderate(message)
+
+
+def follow(rooms: Rooms, bans: Bans) -> None:
+    """At start: a process of a cluster applies the actions made on the others."""
+    node = getattr(rooms, "node", None)
+    if node is not None:
+        node.on_moderation.append(lambda message: heard(rooms, bans, message))
+
+
+async def heard(rooms: Rooms, bans: Bans, message: dict[str, Any]) -> None:
+    """Another process's moderator action, applied here (what it did to the database is
+    done: only the rooms and sockets in this process's memory are left)."""
+    do = message.get("do")
+    if do in ("ban", "unban"):
+        bans.stale()  # read again at the next check, not up to FRESH seconds later
+    if do == "ban":
+        turn_away(rooms, Ban.from_wire(message["ban"]))
+        return
+    room = rooms.get(str(message.get("room")))
+    if room is None:
+        return
+    if do == "unsay":
+        await _unsay(room, str(message["game"]), int(message["seq"]))
+    elif do == "close":
+        await shut(rooms, room, str(message.get("reason", "")))
 
 
 # --- reports --------------------------------------------------------------------------------

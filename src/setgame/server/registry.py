@@ -79,14 +79,12 @@ class Rooms:
                     "room %s not loaded: %d rooms in memory (the cap)", rid, len(self.rooms)
                 )
                 return None
-            if room is None:
-                room = await self._bring_back(rid)
+            if room is None and not await is_closed(self.storage, rid):  # by a moderator
+                room = await self._bring_back(rid)  # (a cluster's way too: node.open)
         return room
 
     async def _bring_back(self, rid: str) -> Room | None:
         """A room not in memory, from the database (a cluster owns or mirrors it: ``cluster/``)."""
-        if await is_closed(self.storage, rid):  # by a moderator: never opened again
-            return None
         record = await self.storage.room_record(rid)
         return None if record is None else self._revive(record)
 
