@@ -22,7 +22,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from setgame.errors import GameError
+from setgame.rules.errors import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import Account, Accounts
 from setgame.server.moderation_tables import actions, bans, roles
