@@ -406,6 +406,34 @@ async def test_a_database_that_cannot_be_read_keeps_the_last_bans(
         await storage.close()
 
 
+async def test_an_address_ban_covers_its_network_and_nothing_else(tmp_path: Path) -> None:
+    """Hosts as ``edge.client_host`` gives them (an IPv6 client is its /64): a /24, a /48, and
+    an IPv6 address inside a client's /64 (which bans that /64: the client it counts as)."""
+    from setgame.server.moderation import Bans, network_of
+
+    storage = Storage(str(tmp_path / "a.db"))
+    await storage.open()
+    try:
+        bans = Bans(storage)
+        for address in ("203.0.113.0/24", "2001:db8:aa::/48", "2001:db8:bb:1::7"):
+            await bans.add("Mod", "ban", 5, address, address=network_of(address))
+        cases = {
+            "203.0.113.9": "203.0.113.0/24",
+            "203.0.114.9": None,
+            "2001:db8:aa:5::/64": "2001:db8:aa::/48",
+            "2001:db8:ab::/64": None,
+            "2001:db8:bb:1::/64": "2001:db8:bb:1::7",
+            "2001:db8:bb:2::/64": None,
+            "::1": None,
+            "testclient": None,
+        }
+        for host, reason in cases.items():
+            found = await bans.against(None, host, ("ban",))
+            assert (found.reason if found else None) == reason, host
+    finally:
+        await storage.close()
+
+
 # --- reports --------------------------------------------------------------------------------
 
 
