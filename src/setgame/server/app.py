@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, memory
+from setgame.server import account_api, memory, moderation_api
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -181,6 +181,11 @@ async def rules(request: Request) -> Response:
 
 async def account_page(request: Request) -> Response:
     return _page(request, "account")
+
+
+async def moderation_page(request: Request) -> Response:
+    """The moderators' page; its data comes from ``/api/moderation/...`` (403 to others)."""
+    return _page(request, "moderation")
 
 
 async def leaderboard_page(request: Request) -> Response:
@@ -436,6 +441,7 @@ def routes(web: Path) -> list[Any]:
         Route("/account", account_page),
         Route("/player/{name}", player_page),
         Route("/leaderboard", leaderboard_page),
+        Route("/moderation", moderation_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -450,6 +456,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
         *account_api.routes(),
+        *moderation_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -483,8 +490,10 @@ def build(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         account_api.open_accounts(app, storage)
+        moderation_api.open_moderation(app, storage)
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
+        moderation_api.follow(rooms, app.state.bans)  # a cluster's other processes' actions
         players = BotPlayers(rooms)
         keeper = people.RatingKeeper(rooms, storage)
         await rooms.start(restore=restore)
