@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
-from setgame.server import account_api, memory
+from setgame.server import account_api, keys, memory
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -486,7 +486,11 @@ def build(
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
         players = BotPlayers(rooms)
-        keeper = people.RatingKeeper(rooms, storage)
+        app.state.server_secret = secret = await keys.server_secret(storage)
+        keeper = people.RatingKeeper(
+            rooms, storage, people.fair_play(limits), keys.derive(secret, "address")
+        )
+        app.state.keeper = keeper
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import itertools
 import logging
 import math
 import sqlite3
@@ -39,6 +40,7 @@ from starlette.responses import JSONResponse, Response
 
 from setgame import game as engine
 from setgame import ratings as rating
+from setgame.server import keys
 from setgame.server.account_tables import (
     account_seats,
     accounts,
@@ -47,6 +49,7 @@ from setgame.server.account_tables import (
     solo_games,
 )
 from setgame.server.accounts import Accounts
+from setgame.server.limits import Limits
 from setgame.server.names import MAX_NAME
 from setgame.server.puzzle import utc_now
 from setgame.server.registry import Rooms
@@ -74,6 +77,10 @@ class SeatResult:
     sets: int
     wrong: int
     left: bool = False  # played, then left before the end: placed below everyone present
+    # when it left: seconds of play and groups taken by everyone until then (fair play)
+    left_at: float = math.inf
+    left_sets: int = 0
+    address: str | None = None  # the seat's client address group (not stored as such)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,20 +92,29 @@ class Outcome:
     family: str | None
     rated: bool | None  # the room setting
     seats: list[SeatResult]
+    seconds: float = math.inf  # of play, from the first deal to the end
+    sets: int = 1_000_000  # groups taken in it, by everyone
 
 
 def outcome_of(room: Room) -> Outcome | None:
     """The finished multiplayer game of ``room``, or None (solo, practice, no players)."""
     bots = {pid: seat.bot_level for pid, seat in room.seats.items()}
-    return _outcome(room.game, room.game_id, room.id, bots, room.settings.rated)
+    where = {pid: seat.client for pid, seat in room.seats.items()}
+    return _outcome(room.game, room.game_id, room.id, bots, room.settings.rated, where)
 
 
 def _outcome(
-    game: engine.Game, game_id: str, room_id: str, bots: dict[str, int | None], rated: Any
+    game: engine.Game,
+    game_id: str,
+    room_id: str,
+    bots: dict[str, int | None],
+    rated: Any,
+    where: dict[str, str | None] | None = None,
 ) -> Outcome | None:
     if game.settings.mode != "multi" or not game.order:
         return None
-    counts, played = _counts(game)
+    play = _replayed(game)
+    where = where or {}
     seats = []
     for pid in game.order:
         seats.append(
@@ -106,19 +122,25 @@ def _outcome(
                 pid,
                 bots.get(pid),
                 game.players[pid].total,
-                counts["set_taken", pid],
-                counts["wrong_call", pid],
+                play.counts["set_taken", pid],
+                play.counts["wrong_call", pid],
+                address=where.get(pid),
             )
         )
-    for pid in sorted(played - set(game.order)):  # the engine forgot them: the rating must not
+    for pid in sorted(play.played - set(game.order)):  # the engine forgot them: rating must not
+        at, sets = play.left.get(pid, (math.inf, 0))
         seats.append(
-            SeatResult(pid, None, 0, counts["set_taken", pid], counts["wrong_call", pid], True)
+            SeatResult(
+                pid, None, 0, play.counts["set_taken", pid], play.counts["wrong_call", pid],
+                True, at, sets, where.get(pid),
+            )
         )
     try:
         family = rating.family_of(game.settings.variant)
     except rating.RatingError:
         family = None  # a variant without a decided family is not rated
-    return Outcome(game_id, room_id, family, rated if isinstance(rated, bool) else None, seats)
+    setting = rated if isinstance(rated, bool) else None
+    return Outcome(game_id, room_id, family, setting, seats, play.seconds, play.sets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,26 +179,66 @@ def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
     )
 
 
-def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
-    """Sets taken and wrong calls per player, and who sat at the table while it was played
-    (not only in the lobby), from the game's own log (a replay)."""
+@dataclass(slots=True)
+class _Play:
+    """What a game's log says of how it was played (:func:`_replayed`)."""
+
+    counts: Counter[tuple[str, str]]  # (event type, player): sets taken, wrong calls
+    played: set[str]  # who sat at the table while it was played (not only in the lobby)
+    left: dict[str, tuple[float, int]]  # who left during play: seconds into it, sets by then
+    seconds: float  # of play: from the first deal to the last action
+    sets: int  # groups taken, by everyone
+
+
+def _replayed(game: engine.Game) -> _Play:
+    """Sets taken and wrong calls per player, who played, who left when, and how long the
+    game was played, from the game's own log (a replay: the server's clock stamped it)."""
     replay = engine.Game(game.settings, game.seed)
-    counts: Counter[tuple[str, str]] = Counter()
-    played: set[str] = set()
+    play = _Play(Counter(), set(), {}, 0.0, 0)
+    start: float | None = None
     for action in game.log:
         for event in replay.apply(action):
-            if event["type"] in ("set_taken", "wrong_call") and "player" in event:
-                counts[event["type"], event["player"]] += 1
+            kind = event["type"]
+            if kind in ("set_taken", "wrong_call") and "player" in event:
+                play.counts[kind, event["player"]] += 1
+                play.sets += kind == "set_taken"
+            elif kind == "round_started" and start is None:
+                start = float(event["at"])
+            elif kind == "left" and start is not None:
+                play.left[event["player"]] = (float(event["at"]) - start, play.sets)
         if replay.phase != "lobby":
-            played.update(p.id for p in replay.present())
-    return counts, played
+            play.played.update(p.id for p in replay.present())
+    if start is not None and game.log:
+        play.seconds = float(game.log[-1].at) - start
+    return play
+
+
+def fair_play(limits: Limits) -> rating.FairPlay:
+    """The fair-play rules with the host's numbers (``SETGAME_RATED_*``, ``docs/deploy.md``)."""
+    return rating.FairPlay(
+        min_seconds=limits.rated_min_seconds,
+        min_sets=limits.rated_min_sets,
+        begun_seconds=limits.rated_begun_seconds,
+        begun_sets=limits.rated_begun_sets,
+        pair_daily=limits.rated_pair_daily,
+        address_daily=limits.rated_address_daily,
+        bot_daily=limits.rated_bot_daily,
+    )
 
 
 class RatingKeeper:
     """Records every finished game of the rooms of ``rooms`` (see the module)."""
 
-    def __init__(self, rooms: Rooms, storage: Storage) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        storage: Storage,
+        fair: rating.FairPlay | None = None,
+        address_key: bytes = b"",
+    ) -> None:
         self.storage = storage
+        self.fair = fair or rating.FairPlay()
+        self.address_key = address_key  # keys.derive(secret, "address"): hashes addresses
         self.lock = asyncio.Lock()  # one game at a time: each reads the ratings it changes
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: dict[str, str] = {}  # room -> the game last taken
@@ -321,10 +383,11 @@ class RatingKeeper:
                 return []
             before = await _ratings(conn, list(accounts.values()), outcome.family)
             ended = await conn.scalar(sa.select(games.c.finished).where(games.c.id == outcome.game))
-        rated = _is_rated(outcome, accounts)
+            finished = ended if ended is not None else time.time()  # as the game's row says
+            fair = _Fairness(self, conn, outcome, accounts, before, finished)
+            unrated = await fair.judge()
         places = rating.places([-math.inf if s.left else s.points for s in outcome.seats])
-        after = _rate(outcome, accounts, before, places) if rated else {}
-        finished = ended if ended is not None else time.time()  # as the game's row says
+        after = _rate(fair.counted, accounts, before, unrated)
         writes: list[Write] = []
         for seat, place in zip(outcome.seats, places, strict=True):
             account = accounts.get(seat.player)
@@ -333,11 +396,13 @@ class RatingKeeper:
             old, new = before.get(account, rating.NEW), after.get(account)
             row = {
                 "game": outcome.game, "account": account, "room": outcome.room,
-                "family": outcome.family if rated else None, "place": place,
+                "family": outcome.family if new else None, "place": place,
                 "players": len(outcome.seats), "points": seat.points, "sets": seat.sets,
                 "wrong": seat.wrong, "finished": finished,
                 "mu_before": old.mu if new else None, "sigma_before": old.sigma if new else None,
                 "mu_after": new.mu if new else None, "sigma_after": new.sigma if new else None,
+                "address": fair.hashed.get(seat.player), "bots": fair.bots,
+                "unrated": None if new else unrated.get(account, "room"),
             }
             writes.append((player_games.insert().values(row), {}))
             if new is not None:
@@ -345,29 +410,146 @@ class RatingKeeper:
         return writes
 
 
-def _is_rated(outcome: Outcome, accounts: dict[str, str]) -> bool:
-    if outcome.rated is False or outcome.family is None or len(outcome.seats) < 2:
-        return False
-    return all(s.bot_level is not None or s.player in accounts for s in outcome.seats)
+class _Fairness:
+    """Which players a finished game may rate, by the fair-play rules (``rating.FairPlay``;
+    ``docs/rules.md``, "Ratings"), counting the earlier games in the database."""
+
+    def __init__(
+        self,
+        keeper: RatingKeeper,
+        conn: Any,
+        outcome: Outcome,
+        accounts: dict[str, str],
+        before: dict[str, rating.Rating],
+        finished: float,
+    ) -> None:
+        self.rules, self.conn, self.outcome = keeper.fair, conn, outcome
+        self.accounts, self.before = accounts, before
+        self.since = finished - keeper.fair.window
+        # a player who left before the game had really begun is left out: neither rated nor
+        # rating (leaving later still counts as last place)
+        self.counted = [
+            s for s in outcome.seats if not s.left or self.rules.begun(s.left_at, s.left_sets)
+        ]
+        self.bots = sum(s.bot_level is not None for s in self.counted)
+        self.hashed = {
+            s.player: keys.address_hash(keeper.address_key, s.address)
+            for s in outcome.seats
+            if s.player in accounts and s.address
+        }
+
+    def _game_reason(self) -> str | None:
+        """Why the game rates nobody, or None."""
+        out = self.outcome
+        if out.rated is False or out.family is None:
+            return "room"
+        if len(self.counted) < rating.MIN_PLAYERS:
+            return "players"
+        if any(s.bot_level is None and s.player not in self.accounts for s in self.counted):
+            return "guest"
+        if not self.rules.long_enough(out.seconds, out.sets):
+            return "short"
+        return None
+
+    async def judge(self) -> dict[str, str]:
+        """Why each account in the game is not rated by it (absent: it is)."""
+        people = [self.accounts[s.player] for s in self.outcome.seats if s.player in self.accounts]
+        reason = self._game_reason()
+        if reason is not None:
+            return dict.fromkeys(people, reason)
+        counted = {self.accounts[s.player] for s in self.counted if s.player in self.accounts}
+        unrated = {a: "early" for a in people if a not in counted}
+        for a, b in itertools.combinations(sorted(counted), 2):
+            if await self._together(a, b) >= self.rules.pair_daily:
+                unrated.setdefault(a, "pair")
+                unrated.setdefault(b, "pair")
+        await self._same_address(unrated)
+        await self._against_bots(counted, unrated)
+        return unrated
+
+    async def _together(self, a: str, b: str) -> int:
+        """Rated games of both ``a`` and ``b`` within the window."""
+        one, two = player_games.alias("one"), player_games.alias("two")
+        query = (
+            sa.select(sa.func.count())
+            .select_from(one.join(two, one.c.game == two.c.game))
+            .where(
+                one.c.account == a, two.c.account == b, one.c.finished >= self.since,
+                one.c.family.is_not(None), two.c.family.is_not(None),
+            )
+        )
+        return int(await self.conn.scalar(query) or 0)
+
+    async def _same_address(self, unrated: dict[str, str]) -> None:
+        """Accounts seated from one address: at most ``address_daily`` rated games a day
+        with two or more of them in it (whichever accounts)."""
+        counted = {s.player for s in self.counted}
+        groups: dict[str, list[str]] = {}
+        for player, hashed in self.hashed.items():
+            if player in counted and hashed is not None:
+                groups.setdefault(hashed, []).append(self.accounts[player])
+        for hashed, members in groups.items():
+            if len(members) < 2:
+                continue
+            shared = (
+                sa.select(player_games.c.game)
+                .where(
+                    player_games.c.address == hashed, player_games.c.family.is_not(None),
+                    player_games.c.finished >= self.since,
+                )
+                .group_by(player_games.c.game)
+                .having(sa.func.count() >= 2)
+                .subquery()
+            )
+            games_shared = await self.conn.scalar(sa.select(sa.func.count()).select_from(shared))
+            if int(games_shared or 0) >= self.rules.address_daily:
+                for account in members:
+                    unrated.setdefault(account, "address")
+
+    async def _against_bots(self, counted: set[str], unrated: dict[str, str]) -> None:
+        """Computer players: within reach of the person's skill, and at most ``bot_daily``
+        rated games against them a day."""
+        levels = [s.bot_level for s in self.counted if s.bot_level is not None]
+        if not levels:
+            return
+        for account in sorted(counted):
+            mine = self.before.get(account, rating.NEW)
+            if not all(self.rules.bot_in_reach(mine, level) for level in levels):
+                unrated.setdefault(account, "bot_reach")
+                continue
+            query = sa.select(sa.func.count()).where(
+                player_games.c.account == account, player_games.c.family.is_not(None),
+                player_games.c.bots > 0, player_games.c.finished >= self.since,
+            )
+            if int(await self.conn.scalar(query) or 0) >= self.rules.bot_daily:
+                unrated.setdefault(account, "bot_daily")
 
 
 def _rate(
-    outcome: Outcome,
+    counted: list[SeatResult],
     accounts: dict[str, str],
     before: dict[str, rating.Rating],
-    places: list[int],
+    unrated: dict[str, str],
 ) -> dict[str, rating.Rating]:
+    """The new ratings of the accounts the game rates; the players it does not rate count
+    at their ratings as they are, as computer players do (nobody's rating moves for them)."""
+    movers = {accounts[s.player] for s in counted if s.player in accounts} - set(unrated)
+    if not movers:
+        return {}
+    places = rating.places([-math.inf if s.left else s.points for s in counted])
     seats = [
         rating.Placing(rating.bot_rating(s.bot_level), place, bot=True)
         if s.bot_level is not None
-        else rating.Placing(before.get(accounts[s.player], rating.NEW), place)
-        for s, place in zip(outcome.seats, places, strict=True)
+        else rating.Placing(
+            before.get(accounts[s.player], rating.NEW), place, bot=accounts[s.player] not in movers
+        )
+        for s, place in zip(counted, places, strict=True)
     ]
     new = rating.rate(seats)
     return {
         accounts[s.player]: r
-        for s, r in zip(outcome.seats, new, strict=True)
-        if s.bot_level is None
+        for s, r in zip(counted, new, strict=True)
+        if s.bot_level is None and accounts[s.player] in movers
     }
 
 
@@ -524,7 +706,7 @@ def _recent(r: Any) -> dict[str, Any]:
     return {
         "game": r.game, "finished": r.finished, "place": r.place, "players": r.players,
         "points": r.points, "sets": r.sets, "wrong": r.wrong, "family": r.family,
-        "rating": after,
+        "rating": after, "unrated": r.unrated,
     }
 
 
@@ -542,7 +724,7 @@ ALL_BOARDS: Final = (*BOARDS, *SOLO_BOARDS, DAILY_BOARD)
 
 async def leaderboard(request: Request) -> Response:
     """One board, at most :data:`BOARD_SIZE` rows: a rating family's established players (at
-    least ``PROVISIONAL_GAMES`` rated games), best displayed rating first; or a solo board,
+    least ``BOARD_GAMES`` rated games), best displayed rating first; or a solo board,
     each signed-in player's best time first: ``{name, seconds, games}``."""
     board = request.query_params.get("board")
     if board not in ALL_BOARDS:
@@ -571,7 +753,7 @@ async def _rating_board(conn: Any, family: str) -> list[dict[str, Any]]:
     query = (
         sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
         .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
-        .where(ratings.c.family == family, ratings.c.games >= rating.PROVISIONAL_GAMES)
+        .where(ratings.c.family == family, ratings.c.games >= rating.BOARD_GAMES)
         .order_by(ordinal.desc(), accounts.c.name)
         .limit(BOARD_SIZE)
     )

@@ -26,6 +26,7 @@ from typing import Any, Final, Protocol
 
 from setgame import game as engine
 from setgame.cards import CardError
+from setgame.ratings import FAMILIES
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
@@ -179,6 +180,7 @@ class Room:
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
             "spectators": self.watchers(),
+            "rated": self.rated(),
         }
 
     def watchers(self) -> int:
@@ -215,6 +217,7 @@ class Room:
         state["game"] = self.game_id
         state["room"] = self.id
         state["watchers"] = self.watchers()
+        state["rated"] = self.rated()
         online = self.connected()
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -222,6 +225,18 @@ class Room:
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
             entry["kind"] = seat_kind(seat)
         return state
+
+    def rated(self) -> bool:
+        """Whether the game, as seated now, is rated, so that players know before it starts:
+        a multiplayer room not set unrated, a variant with a rating family, two or more
+        players and no guest among them. Whether it then counts is decided at its end by
+        the fair-play rules (``docs/rules.md``, "Ratings"; ``players.py``)."""
+        if self.settings.mode != "multi" or self.settings.rated is False:
+            return False
+        if FAMILIES.get(self.settings.variant) is None:
+            return False
+        seated = [self.seats.get(pl.id) for pl in self.game.present()]
+        return len(seated) >= 2 and all(seat_kind(seat) != "guest" for seat in seated)
 
     def connected(self) -> set[str | None]:
         """The players with a connection (on several processes, anywhere: ``cluster/``)."""
