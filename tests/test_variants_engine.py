@@ -406,8 +406,9 @@ def test_r14_a_new_round_of_a_chain_match_starts_without_a_previous_claim() -> N
 
 def test_daily_puzzle_ends_when_its_six_sets_are_found() -> None:
     day = "2026-11-22"
-    game = started("puzzle", mode="solo", day=day)
-    cards = daily_puzzle(parse_day(day))
+    game = started("puzzle", mode="solo", day=day)  # seed 1: the day's table dealt from it
+    cards = daily_puzzle(parse_day(day), 1)
+    assert cards != daily_puzzle(parse_day(day))  # not the public table (seed 0)
     view = game.view("a")
     assert game.table == list(cards) and view["deck"] == 0 and view["groups"] == 6
     assert view["found"] == [] and view["players"][0]["penalty_seconds"] == 0

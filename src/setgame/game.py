@@ -501,7 +501,7 @@ class Game:
     def _deal_round(self, at: float) -> list[Event]:
         s = self._s
         day = self.settings.day
-        layout = daily_layout(day) if day else ()  # the daily puzzle: no stock
+        layout = daily_layout(day, self.seed) if day else ()  # the daily puzzle: no stock
         self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None

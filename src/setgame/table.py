@@ -266,6 +266,7 @@ def deck_of(variant: Variant, setting: str) -> tuple[Card, ...]:
     return tuple(parse_deck(setting) if variant.deck is STANDARD else variant.deck.cards)
 
 
-def daily_layout(day: str) -> tuple[Card, ...]:
-    """The table of the daily puzzle of ``day`` (``YYYY-MM-DD``)."""
-    return daily_puzzle(parse_day(day))
+def daily_layout(day: str, seed: int) -> tuple[Card, ...]:
+    """The table of the daily puzzle of ``day`` (``YYYY-MM-DD``) dealt from the game's
+    ``seed`` (a server's :func:`setgame.variants.daily_seed`; 0: the public table)."""
+    return daily_puzzle(parse_day(day), seed)

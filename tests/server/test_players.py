@@ -411,10 +411,13 @@ def test_todays_daily_puzzle_board_and_the_streak(client: TestClient) -> None:
     today = utc_now().date().isoformat()
     claim(client, "Ann")
     final = _solo(client, "Ann", variant="puzzle", day=today, deck="full", no_set="auto")
-    seconds = final["result"]["solo"]["seconds"]
-    assert _board(client, "daily", 1) == [{"name": "Ann", "seconds": round(seconds, 3), "games": 1}]
+    assert final["result"]["solo"]["seconds"] < 10  # a script's solve: no person is so fast
     profile = _profile(client, "Ann", games=0)
+    deadline = time.monotonic() + 5
+    while profile["daily_streak"] == 0 and time.monotonic() < deadline:
+        profile = _profile(client, "Ann", games=0)
     assert profile["daily_streak"] == 1
+    assert _board(client, "daily", 0) == []  # not ranked (tests/server/test_daily_fair.py)
     assert profile["solo"] == {}  # the puzzle is not a classic solo time
 
 

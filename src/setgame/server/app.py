@@ -485,10 +485,12 @@ def build(
         account_api.open_accounts(app, storage)
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
-        players = BotPlayers(rooms)
         app.state.server_secret = secret = await keys.server_secret(storage)
+        rooms.puzzle_key = keys.derive(secret, "daily puzzle")
+        app.state.address_key = address_key = keys.derive(secret, "address")
+        players = BotPlayers(rooms)
         keeper = people.RatingKeeper(
-            rooms, storage, people.fair_play(limits), keys.derive(secret, "address")
+            rooms, storage, people.fair_play(limits), address_key
         )
         app.state.keeper = keeper
         await rooms.start(restore=restore)

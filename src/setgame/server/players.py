@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import itertools
 import logging
@@ -51,7 +52,7 @@ from setgame.server.account_tables import (
 from setgame.server.accounts import Accounts
 from setgame.server.limits import Limits
 from setgame.server.names import MAX_NAME
-from setgame.server.puzzle import utc_now
+from setgame.server.puzzle import clock_keys, clock_started, start_clock, utc_now
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS, Room
 from setgame.server.storage import Storage, StorageError, Write, games
@@ -156,12 +157,16 @@ class SoloResult:
     seconds: float
     sets: int
     wrong: int
+    penalty: float = 0.0  # the puzzle's penalty seconds, included in ``seconds``
+    address: str | None = None  # the seat's client address group (not stored as such)
 
 
 def solo_of(room: Room) -> SoloResult | None:
     """The finished solo game of ``room`` when a board takes it: classic on any deck, or the
     daily puzzle (its ``day``); None otherwise (practice, other variants, no time)."""
-    return _solo(room.game, room.game_id, room.id)
+    found = _solo(room.game, room.game_id, room.id)
+    seat = room.seats.get(found.player) if found else None
+    return dataclasses.replace(found, address=seat.client) if found and seat else found
 
 
 def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
@@ -176,6 +181,7 @@ def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
     return SoloResult(
         game_id, room_id, player.id, settings.variant, settings.deck,
         settings.day if daily else None, float(figures["seconds"]), player.sets, player.wrong,
+        float(player.penalty_seconds),
     )
 
 
@@ -242,6 +248,7 @@ class RatingKeeper:
         self.lock = asyncio.Lock()  # one game at a time: each reads the ratings it changes
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: dict[str, str] = {}  # room -> the game last taken
+        self.clocked: set[str] = set()  # daily-puzzle games whose clocks were started
         rooms.on_room.append(self.watch)
         for room in rooms.rooms.values():
             self.watch(room)
@@ -252,6 +259,8 @@ class RatingKeeper:
         room.on_change.append(self._changed)
 
     def _changed(self, room: Room) -> None:
+        if room.settings.day and room.game.phase != "lobby":
+            self._clock(room)
         if room.game.phase != "match_over" or self.seen.get(room.id) == room.game_id:
             return
         if len(self.seen) > 10_000:
@@ -263,6 +272,30 @@ class RatingKeeper:
         solo = solo_of(room)
         if solo is not None:
             self._spawn(self.record_solo(solo), f"solo {room.game_id}")
+
+    def _clock(self, room: Room) -> None:
+        """A daily puzzle's cards were dealt: start its players' clocks (``puzzle.py``), at
+        once (the time is taken now, as the cards go out), unless started for this game."""
+        day = room.settings.day
+        if room.game_id in self.clocked or day != utc_now().date().isoformat():
+            return  # started already; or a past day, which no board ranks
+        if len(self.clocked) > 10_000:
+            self.clocked.clear()  # a clock started twice keeps its first time
+        self.clocked.add(room.game_id)
+        who = [
+            key
+            for seat in room.seats.values()
+            if seat.bot_level is None
+            for key in clock_keys(seat.account, keys.address_hash(self.address_key, seat.client))
+        ]
+        self._spawn(self._start_clock(who, day, time.time()), f"clock {room.game_id}")
+
+    async def _start_clock(self, who: list[str], day: str, at: float) -> None:
+        async with self.lock:  # before the game's record, which reads it (the lock is FIFO)
+            try:
+                await start_clock(self.storage, who, day, at)
+            except StorageError as exc:  # the solve is then not ranked: no time of the server
+                log.error("the daily puzzle's clock cannot be started: %s", exc)
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
@@ -283,19 +316,36 @@ class RatingKeeper:
                     ended = await conn.scalar(
                         sa.select(games.c.finished).where(games.c.id == solo.game)
                     )
-                if account is None:
-                    return
+                    if account is None:
+                        return
+                    finished = ended if ended is not None else time.time()  # as the game says
+                    seconds, timed = await self._timed(conn, solo, str(account), finished)
                 row = {
                     "game": solo.game, "account": account, "variant": solo.variant,
-                    "deck": solo.deck, "day": solo.day, "seconds": solo.seconds,
-                    "sets": solo.sets, "wrong": solo.wrong,
-                    "finished": ended if ended is not None else time.time(),  # as the game says
+                    "deck": solo.deck, "day": solo.day, "seconds": seconds,
+                    "sets": solo.sets, "wrong": solo.wrong, "finished": finished,
+                    "timed": timed,
                 }
                 await self.storage.write((solo_games.insert().values(row), {}))
             except (sa.exc.IntegrityError, sqlite3.IntegrityError):
                 log.info("solo game %s was recorded already", solo.game)
             except StorageError as exc:
                 log.error("solo game %s cannot be recorded: %s", solo.game, exc)
+
+    async def _timed(
+        self, conn: Any, solo: SoloResult, account: str, finished: float
+    ) -> tuple[float, bool | None]:
+        """A daily puzzle's time as the board counts it: the server's, from the day's cards
+        first sent to this player (account or address) to the last pick, penalty seconds
+        added; ``timed`` false when no sending was recorded (not ranked). Other games: their
+        own time (``timed`` None)."""
+        if solo.day is None:
+            return solo.seconds, None
+        who = clock_keys(account, keys.address_hash(self.address_key, solo.address))
+        sent = await clock_started(conn, who, solo.day)
+        if sent is None:
+            return solo.seconds, False
+        return max(solo.seconds, finished - sent + solo.penalty), True
 
     async def catch_up(self, within: float = CATCH_UP_SECONDS) -> int:
         """Record the games (multiplayer, and the solo ones a board takes) that ended within
@@ -718,7 +768,12 @@ BOARDS: Final = tuple(sorted({f for f in rating.FAMILIES.values() if f is not No
 SOLO_BOARDS: Final = {"solo-full": "full", "solo-beginner": "beginner"}
 """The solo boards: the best classic time alone, per deck."""
 DAILY_BOARD: Final = "daily"
-"""Today's daily puzzle (UTC, the server's clock): each player's best time."""
+"""Today's daily puzzle (UTC, the server's clock): each player's best time, timed by the
+server from the day's cards first sent to them (``puzzle.py``)."""
+HUMAN_FLOOR: Final = 10.0
+"""Seconds under which a daily-puzzle time is not ranked: no person finds six sets among
+twelve cards and clicks their 18 cards that fast (a script does: the finding's took 0.008 s).
+Such a time is kept on the profile but never on the board."""
 ALL_BOARDS: Final = (*BOARDS, *SOLO_BOARDS, DAILY_BOARD)
 
 
@@ -765,8 +820,12 @@ async def _rating_board(conn: Any, family: str) -> list[dict[str, Any]]:
 
 
 async def _time_board(conn: Any, board: str) -> list[dict[str, Any]]:
-    if board == DAILY_BOARD:
-        which = solo_games.c.day == utc_now().date().isoformat()
+    if board == DAILY_BOARD:  # server-timed solves only, none faster than a person can be
+        which = sa.and_(
+            solo_games.c.day == utc_now().date().isoformat(),
+            solo_games.c.timed.is_(True),
+            solo_games.c.seconds >= HUMAN_FLOOR,
+        )
     else:
         which = sa.and_(
             solo_games.c.variant == "classic", solo_games.c.deck == SOLO_BOARDS[board]

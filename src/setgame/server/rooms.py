@@ -31,6 +31,7 @@ from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
 from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
+from setgame.variants import daily_seed, parse_day
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +138,7 @@ class Room:
         self._heard_online: set[str] = set()  # players the room last heard are connected
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_at = 0.0  # time.monotonic() of the last flush
+        self.puzzle_key = b""  # the server's key of the daily puzzles (keys.py, registry.py)
         self.on_change: list[Callable[[Room], None]] = []
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
@@ -644,7 +646,7 @@ class Room:
             if self.game_id and self.game.phase != "match_over":
                 raise engine.GameError("not_over", "the match is still being played")
             order = [pl.id for pl in self.game.present()] if self.game_id else []
-            seed = secrets.randbits(62)
+            seed = self._seed()
             game_id = new_id(9)
             await self.storage.create_game(game_id, self.id, seed, p.settings_dict(self.settings))
             self._install(engine.Game(engine_settings(self.settings), seed), game_id, 0.0)
@@ -653,6 +655,13 @@ class Room:
                 await self._apply_now(engine.Join(at=self.now(), player=player, name=seat.name))
             if requested_by is not None and order:
                 await self._apply_now(engine.Start(at=self.now(), player=requested_by))
+
+    def _seed(self) -> int:
+        """A new game's seed: random, but a daily puzzle's is the day's under the server's
+        key (everyone gets the same cards; nobody can compute them without the key)."""
+        if self.settings.day:
+            return daily_seed(parse_day(self.settings.day), self.puzzle_key)
+        return secrets.randbits(62)
 
     async def _apply_now(self, action: engine.Action) -> None:
         events = self.game.apply(action)

@@ -26,13 +26,14 @@ from setgame.variants.kinds import (
     is_set,
     is_ultraset,
 )
-from setgame.variants.puzzle import PuzzleError, daily_puzzle, parse_day
+from setgame.variants.puzzle import PUBLIC_SEED, PuzzleError, daily_puzzle, daily_seed, parse_day
 from setgame.variants.registry import VARIANTS, Variant, VariantError, find_variant
 
 __all__ = [
     "DECKS",
     "FLOWS",
     "KINDS",
+    "PUBLIC_SEED",
     "VARIANTS",
     "Attribute",
     "CountFlaw",
@@ -48,6 +49,7 @@ __all__ = [
     "Variant",
     "VariantError",
     "daily_puzzle",
+    "daily_seed",
     "find_variant",
     "is_fourset",
     "is_ghostset",

@@ -17,6 +17,8 @@ Revises: 0006
 
 from __future__ import annotations
 
+import json
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -45,10 +47,29 @@ def upgrade() -> None:
         sa.Column("name", sa.String(16), primary_key=True),
         sa.Column("value", sa.String(128), nullable=False),
     )
-    op.execute(  # daily puzzles played before: the public table of their day (seed 0)
-        "UPDATE games SET seed = 0 WHERE settings LIKE '%\"variant\":\"puzzle\"%' "
-        "AND settings LIKE '%\"day\":\"2%'"
+    _public_daily_seeds()
+
+
+def _public_daily_seeds() -> None:
+    """Daily puzzles played before: the public table of their day (seed 0), which is the one
+    they were dealt, whatever seed they were stored with."""
+    bind = op.get_bind()
+    games = sa.table("games", sa.column("id"), sa.column("seed"), sa.column("settings"))
+    found = bind.execute(
+        sa.select(games.c.id, games.c.settings).where(games.c.settings.like("%puzzle%"))
     )
+    daily = []
+    for game, text in found.all():
+        try:
+            settings = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(settings, dict):
+            continue
+        if settings.get("variant") == "puzzle" and settings.get("day"):
+            daily.append(game)
+    for game in daily:
+        bind.execute(games.update().where(games.c.id == game).values(seed=0))
 
 
 def downgrade() -> None:
