@@ -7,15 +7,16 @@ import datetime
 import pytest
 
 from setgame import card_names, count_sets, find_sets
-from setgame.variants import (
+from setgame.rules.puzzle import (
     PUBLIC_SEED,
     PuzzleError,
     daily_puzzle,
     daily_seed,
-    find_variant,
+    draw,
+    make_puzzle,
     parse_day,
 )
-from setgame.variants.puzzle import draw, make_puzzle
+from setgame.rules.variants import find_variant
 
 DAY = datetime.date(2026, 11, 22)
 

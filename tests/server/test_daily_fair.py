@@ -19,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from setgame import card_name, find_sets, parse_cards
+from setgame.rules.puzzle import daily_puzzle
 from setgame.server import players
 from setgame.server.account_tables import account_seats, puzzle_starts, solo_games
 from setgame.server.app import build
@@ -27,7 +28,6 @@ from setgame.server.limits import Limits
 from setgame.server.players import HUMAN_FLOOR, SoloResult
 from setgame.server.puzzle import utc_now
 from setgame.server.storage import Storage
-from setgame.variants import daily_puzzle
 
 from .accountkit import TestClient, claim
 

@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from setgame import card_name, find_sets, parse_cards
-from setgame.ratings import NEW, FairPlay, Placing, Rating, bot_rating, rate
+from setgame.analysis.ratings import NEW, FairPlay, Placing, Rating, bot_rating, rate
 from setgame.server.account_tables import account_seats, player_games, ratings
 from setgame.server.accounts import Accounts
 from setgame.server.app import build

@@ -1,8 +1,8 @@
 """``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone (issue 10), and the
 daily puzzle's clock (issue 20).
 
-The table is :func:`setgame.variants.daily_puzzle` of the date and the day's seed under the
-server's key (:func:`setgame.variants.daily_seed`, ``keys.py``): nobody can compute a day's
+The table is :func:`setgame.rules.puzzle.daily_puzzle` of the date and the day's seed under the
+server's key (:func:`setgame.rules.puzzle.daily_seed`, ``keys.py``): nobody can compute a day's
 cards without the key, so a future day cannot be solved in advance. The answer is only the
 date and the cards, never the sets or how many there are beyond what the puzzle promises (6).
 The engine has no clock, so the server decides what "today" is: UTC, and a day after it is
@@ -37,13 +37,13 @@ import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from setgame.cards import card_names
+from setgame.rules.cards import card_names
+from setgame.rules.puzzle import PuzzleError, daily_puzzle, daily_seed, parse_day
 from setgame.server import keys
 from setgame.server.account_tables import puzzle_starts
 from setgame.server.accounts import signed_in
 from setgame.server.edge import client_host
 from setgame.server.storage import Storage, StorageError
-from setgame.variants import PuzzleError, daily_puzzle, daily_seed, parse_day
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@
 - ``server_keys``: the server's secret (daily puzzle cards, address hashes), made at the first
   start when ``SETGAME_SECRET`` is not set.
 - Daily-puzzle games stored before: their seed becomes 0, the public table of the day they
-  were played with (``setgame.variants.daily_puzzle``), so their replays stay the same.
+  were played with (``setgame.rules.puzzle.daily_puzzle``), so their replays stay the same.
 
 Revision ID: 0010
 Revises: 0006
