@@ -9,6 +9,7 @@ player had waited."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 import time
 from collections.abc import Iterator
@@ -254,3 +255,17 @@ def test_the_board_page_states_the_servers_floor() -> None:
     script = Path(players.__file__).parents[1] / "web" / "static" / "js" / "leaderboard.js"
     found = re.search(r"const HUMAN_FLOOR = (\d+(?:\.\d+)?);", script.read_text())
     assert found is not None and float(found.group(1)) == HUMAN_FLOOR
+
+
+def test_old_days_sendings_are_forgotten(client: TestClient) -> None:
+    """Only today's board reads the sendings: the first clock of a day deletes those of the
+    days before yesterday (a solve begun yesterday may end today)."""
+    today = utc_now().date()
+    yesterday = (today - datetime.timedelta(days=1)).isoformat()
+    _sql(client, puzzle_starts.insert().values(who="n:old", day="2020-01-01", sent=1.0),
+         puzzle_starts.insert().values(who="n:late", day=yesterday, sent=2.0))
+    claim(client, "Ann")
+    _solve(client, "Ann")
+    _wait_rows(client, sa.select(solo_games), 1)
+    days = sorted(d for (d,) in _rows(client, sa.select(puzzle_starts.c.day).distinct()))
+    assert days == [yesterday, today.isoformat()]

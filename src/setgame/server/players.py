@@ -53,7 +53,13 @@ from setgame.server.account_tables import (
 from setgame.server.accounts import Accounts
 from setgame.server.limits import Limits
 from setgame.server.names import MAX_NAME
-from setgame.server.puzzle import clock_keys, clock_started, start_clock, utc_now
+from setgame.server.puzzle import (
+    clock_keys,
+    clock_started,
+    forget_clocks,
+    start_clock,
+    utc_now,
+)
 from setgame.server.registry import Rooms
 from setgame.server.rooms import ENGINE_FIELDS, Room
 from setgame.server.storage import Storage, StorageError, Write, games
@@ -250,6 +256,7 @@ class RatingKeeper:
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: dict[str, str] = {}  # room -> the game last taken
         self.clocked: set[str] = set()  # daily-puzzle games whose clocks were started
+        self.clock_day = ""  # the day of the last clock started (old days' are deleted then)
         rooms.on_room.append(self.watch)
         for room in rooms.rooms.values():
             self.watch(room)
@@ -294,6 +301,9 @@ class RatingKeeper:
     async def _start_clock(self, who: list[str], day: str, at: float) -> None:
         async with self.lock:  # before the game's record, which reads it (the lock is FIFO)
             try:
+                if day != self.clock_day:  # the first of a new day: the old days' go
+                    await forget_clocks(self.storage, utc_now().date())
+                    self.clock_day = day
                 await start_clock(self.storage, who, day, at)
             except StorageError as exc:  # the solve is then not ranked: no time of the server
                 log.error("the daily puzzle's clock cannot be started: %s", exc)

@@ -115,6 +115,13 @@ async def start_clock(storage: Storage, who: Iterable[str], day: str, at: float)
             await storage.write((puzzle_starts.insert().values(who=key, day=day, sent=at), {}))
 
 
+async def forget_clocks(storage: Storage, today: datetime.date) -> None:
+    """Delete the sendings of days before yesterday: only today's board reads them (and a
+    solve that began yesterday may still end today)."""
+    before = (today - datetime.timedelta(days=1)).isoformat()
+    await storage.write((puzzle_starts.delete().where(puzzle_starts.c.day < before), {}))
+
+
 async def clock_started(conn: Any, who: Iterable[str], day: str) -> float | None:
     """When ``day``'s cards were first sent to any of ``who``; None if never recorded."""
     keys = list(who)
