@@ -269,3 +269,16 @@ def test_old_days_sendings_are_forgotten(client: TestClient) -> None:
     _wait_rows(client, sa.select(solo_games), 1)
     days = sorted(d for (d,) in _rows(client, sa.select(puzzle_starts.c.day).distinct()))
     assert days == [yesterday, today.isoformat()]
+
+
+def test_no_card_leaves_without_its_clock(tmp_path: Path) -> None:
+    """Today's cards are answered only once the clock is stored: the database's files
+    deleted under the server, the API answers 503 and no card; a past day still answers."""
+    db = tmp_path / "lost.db"
+    with _server(db) as client:
+        for name in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            name.unlink(missing_ok=True)
+        answer = client.get("/api/puzzle/daily")
+        assert answer.status_code == 503 and answer.json()["code"] == "storage_error"
+        assert "cards" not in answer.json() and answer.headers["cache-control"] == "no-store"
+        assert client.get("/api/puzzle/daily?date=2026-01-01").status_code == 200
