@@ -51,7 +51,7 @@ def _seat(client: TestClient, room: str, headers: dict[str, str]) -> dict[str, A
     "origin", ["http://evil.example", "http://testserver:8081", "http://sub.testserver",
                "https://testserver.evil.example", "null"]
 )
-def test_a_cross_origin_handshake_with_the_victims_cookie_is_closed_4003(
+def test_a_cross_origin_handshake_with_the_victims_cookie_is_closed_4001(
     client: TestClient, origin: str
 ) -> None:
     assert claim(client, "Ann").status_code == 201  # the victim's browser holds the cookie
@@ -61,7 +61,7 @@ def test_a_cross_origin_handshake_with_the_victims_cookie_is_closed_4003(
         pytest.raises(WebSocketDisconnect) as closed,
     ):
         ws.receive_json()
-    assert (closed.value.code, closed.value.reason) == (4003, "bad_origin")
+    assert (closed.value.code, closed.value.reason) == (4001, "bad_origin")
     # the same cookie from the site's own page is seated as Ann; so is a client without Origin
     assert _seat(client, room, {"origin": "http://testserver"})["type"] == "joined"
     assert _seat(client, room, {})["type"] == "joined"

@@ -49,6 +49,7 @@ from setgame.server.accounts import (
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.hashing import Busy, HashQueue
 from setgame.server.limits import LimitError, Limits
+from setgame.server.moderation_api import bans_of, refusal
 from setgame.server.names import MAX_NAME, NameRefused, name_key
 from setgame.server.players import leaderboard, profile
 from setgame.server.registry import Rooms
@@ -290,6 +291,9 @@ async def _signed(request: Request, account: Account) -> None:
     seconds = request.app.state.limits.session_days * 86400
     request.session.clear()
     request.session[SESSION_KEY] = await store.open_session(account, seconds)
+    # the account's id too, signed: what a ban check reads without a database read
+    # (sockets._account_of); who is signed in is the session's row alone (accounts.signed_in)
+    request.session["account"] = account.id
 
 
 def _route(handler: Any) -> Any:
@@ -317,6 +321,9 @@ async def me(request: Request) -> Response:
 
 async def claim(request: Request) -> Response:
     body = await _body(request, Credentials)
+    ban = await bans_of(request.app).against(None, client_host(request), ("ban",))
+    if ban is not None:  # a banned address claims no new name
+        return refusal(ban)
     account = await request.app.state.accounts.claim(
         body.name, body.password, client_host(request)
     )
@@ -338,6 +345,9 @@ async def sign_in(request: Request) -> Response:
         guard.failed(body.name, host)
         request.app.state.accounts.hashing.failed(host)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
+    ban = await bans_of(request.app).against(account.id, client_host(request), ("ban",))
+    if ban is not None:  # the right password, but not now: told why and until when
+        return refusal(ban)
     await _signed(request, account)
     return JSONResponse(_me(account))
 
