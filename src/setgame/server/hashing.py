@@ -11,11 +11,12 @@ A request that finds the queue full answers at once (:class:`Busy`: ``503`` with
 ``Retry-After``); it takes the place of a waiting request of the busiest address when its
 own address has asked less; none waits longer than ``signin_queue_seconds``.
 
-The hashes run in threads of their own at a lower CPU priority (:data:`NICER`): under a flood
+The hashes run in threads of their own at a lower CPU priority (``hash_nice``): under a flood
 the hashing keeps a core busy, and the event loop, which serves every room, must come first
 (``benchmarks/abuse.py --only signin_flood`` on the shared 2-core machine, load 8-13: the
-rooms' pick->update p99 went to 7.5x its calm value with the hashing at the loop's priority,
-1.7-3.4x in most runs with it 10 levels lower; the runs are noisy).
+rooms' pick->update p99 went to 7.5x and 8.1x its calm value with the hashing at the loop's
+priority, 1.7-3.7x in five runs of six with it 10 levels lower; the runs are noisy). The price:
+on a machine busy with other work the hashes wait for it, and sign-ins get slower.
 """
 
 from __future__ import annotations
@@ -38,8 +39,6 @@ T = TypeVar("T")
 
 HALF_LIFE: Final = 60.0
 """Seconds in which an address's count of recent hashes halves."""
-NICER: Final = 10
-"""How much lower than the process the hashing threads run (Linux nice levels)."""
 ADDRESSES: Final = 10_000
 """Addresses whose count is kept, at most; beyond it the smallest counts are forgotten."""
 
@@ -76,7 +75,7 @@ class HashQueue:
         try:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(
-                    self.limits.hashes_at_once, "hashing", initializer=_nicer
+                    self.limits.hashes_at_once, "hashing", _nicer, (self.limits.hash_nice,)
                 )
             return await asyncio.get_running_loop().run_in_executor(self._pool, work)
         finally:
@@ -169,8 +168,8 @@ class HashQueue:
         return Busy(f"{why}: try again in a few seconds", max(1, min(30, seconds)))
 
 
-def _nicer() -> None:
-    """Lower this thread's priority (on Linux a thread is a task of its own: ``who`` 0 is
-    the calling thread); elsewhere, or when refused, it runs as it is."""
+def _nicer(levels: int) -> None:
+    """Lower this thread's priority by ``levels`` (on Linux a thread is a task of its own:
+    ``who`` 0 is the calling thread); elsewhere, or when refused, it runs as it is."""
     with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, 0, min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICER))
+        os.setpriority(os.PRIO_PROCESS, 0, min(19, os.getpriority(os.PRIO_PROCESS, 0) + levels))

@@ -213,6 +213,12 @@ class Limits:
         metadata={"min": 1, "max": 64, "doc": "password hashes (argon2id, 64 MiB and about "
                   "0.2 s of a core each) computed at once; the others wait in a queue..."},
     )
+    hash_nice: int = field(
+        default=10,
+        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
+                  "the hashing threads run, so that the event loop serving the rooms comes "
+                  "first; 0 on a machine shared with busier work, where hashes would starve..."},
+    )
     signin_queue: int = field(
         default=32,
         metadata={"min": 1, "max": 10_000, "doc": "...of at most this many requests; a "
