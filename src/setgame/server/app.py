@@ -34,7 +34,7 @@ from setgame.server import account_api, memory
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
-from setgame.server.chat import stored_lines
+from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.edge import (
     BodyError,
     client_host,
@@ -509,6 +509,7 @@ def build(
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
+    app.state.chat_bounds = ChatBounds(limits)
     app.state.storage = storage
     app.state.web = web
     app.state.bind_host = bind_host

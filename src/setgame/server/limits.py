@@ -207,6 +207,34 @@ class Limits:
         metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
     )
 
+    # -- chat (chat.py) ------------------------------------------------------------------------
+
+    chat_client_per_minute: float = field(
+        default=60.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one client address may "
+                  "send a minute, from all its sockets in every room..."},
+    )
+    chat_client_burst: int = field(
+        default=20,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
+                  "chat_too_fast (each socket also has its own 5, then one every 2 s)"},
+    )
+    chat_room_per_minute: float = field(
+        default=120.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one room's spectators "
+                  "may send a minute, all together (seated players are not counted)..."},
+    )
+    chat_room_burst: int = field(
+        default=30,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
+                  "chat_too_fast"},
+    )
+    chat_client_lines: int = field(
+        default=500,
+        metadata={"min": 1, "max": 5000, "doc": "lines one client address may say in one "
+                  "game's chat (which holds 5,000); beyond them chat_share"},
+    )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""

@@ -140,6 +140,7 @@ class Room:
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
         self.away_grace = AWAY_GRACE
+        self.chat_share = 500  # lines one address may say in a game (``chat_client_lines``)
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
         self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)

@@ -312,7 +312,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Say(text=text):
-            await chat_of(room).say(conn, text)
+            await chat_of(room).say(conn, text, conn.ws.app.state.chat_bounds, conn.host)
         case p.Join(name=name):
             await _join(room, conn, name)
         case p.Hint():
