@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.game import Game, GameError, Settings
-from setgame.server import account_api, memory
+from setgame.server import account_api, memory, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -509,7 +509,8 @@ def build(
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
-    app.state.chat_bounds = ChatBounds(limits)
+    app.state.words = wordfilter.load(limits.words_file, limits.word_filter)
+    app.state.chat_bounds = ChatBounds(limits, app.state.words)
     app.state.storage = storage
     app.state.web = web
     app.state.bind_host = bind_host

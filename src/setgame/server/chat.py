@@ -36,11 +36,13 @@ import sqlalchemy as sa
 
 from setgame.game import GameError
 from setgame.server import protocol as p
+from setgame.server.accounts import Account, Accounts
 from setgame.server.chat_tables import chat_lines
 from setgame.server.limits import Limits
 from setgame.server.names import codes, hidden, stacked
 from setgame.server.rooms import Connection, Room
 from setgame.server.storage import Storage, StorageError, Write
+from setgame.server.wordfilter import WordFilter
 
 MAX_CHARS: Final = 200
 """The longest message, in characters (code points) after trimming white space."""
@@ -97,13 +99,41 @@ class _Speaker:
 
 
 class ChatBounds:
-    """The chat rates of one server beyond each connection's: per client address (all its
-    sockets, every room) and per room (its spectators together); ``app.state.chat_bounds``."""
+    """What one server asks of chat beyond each connection's rate (``app.state.chat_bounds``):
+    rates per client address (all its sockets, every room) and per room (its spectators
+    together), the word filter (its words masked), and in public rooms the finished games a
+    player needs first (``chat_min_games``)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, words: WordFilter | None = None) -> None:
         self.limits = limits
+        self.words = WordFilter() if words is None else words
         self.clients: OrderedDict[str, _Bucket] = OrderedDict()
         self.rooms: weakref.WeakKeyDictionary[Room, _Bucket] = weakref.WeakKeyDictionary()
+        self.admitted: weakref.WeakSet[Connection] = weakref.WeakSet()
+
+    async def admit(
+        self, room: Room, conn: Connection, account: Account | None, accounts: Accounts
+    ) -> None:
+        """Refuse a newcomer's line in a public room (``chat_newcomer``): a guest, or an
+        account with fewer finished games than ``chat_min_games``; a connection let in once
+        is not asked again."""
+        needed = self.limits.chat_min_games
+        if needed <= 0 or not room.settings.public or conn in self.admitted:
+            return
+        if account is None:
+            raise GameError(
+                "chat_newcomer",
+                f"in public rooms only signed-in players who have finished {needed} games "
+                "may chat: sign in and play first",
+            )
+        done = await accounts.finished_games(account.id)
+        if done < needed:
+            raise GameError(
+                "chat_newcomer",
+                f"in public rooms chat opens after {needed} finished games: you have "
+                f"finished {done}",
+            )
+        self.admitted.add(conn)
 
     def buckets(self, host: str, room: Room, spectator: bool) -> list[tuple[_Bucket, str]]:
         """The buckets one message from ``host`` into ``room`` takes from, each with what it
@@ -192,6 +222,8 @@ class RoomChat:
             )
         for bucket, _ in buckets:
             bucket.take()
+        if bounds is not None:
+            clean = bounds.words.mask(clean)
         await self.post(conn.player, speaker.watcher, clean, host)
 
     async def post(self, player: str | None, watcher: str, text: str, client: str = "?") -> None:
