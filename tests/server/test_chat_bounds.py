@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from setgame.errors import GameError
+from setgame.rules.errors import GameError
 from setgame.server import chat
 from setgame.server.chat import ChatBounds, check_text, stored_lines
 from setgame.server.chat import chat_of as room_chat

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from setgame.errors import GameError
+from setgame.rules.errors import GameError
 from setgame.server.account_tables import player_games
 from setgame.server.accounts import Accounts, seat_name
 from setgame.server.chat import ChatBounds, stored_lines

@@ -27,9 +27,9 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from setgame import catalog, i18n
-from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.game import Game, GameError, Settings
+from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
+from setgame.rules.game import Game, GameError, Settings
+from setgame.rules.sets import Flaw
 from setgame.server import account_api, memory, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
@@ -48,7 +48,7 @@ from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
-from setgame.sets import Flaw
+from setgame.words import catalog, i18n
 
 log = logging.getLogger(__name__)
 
@@ -390,7 +390,7 @@ def _messages_json(lang: str) -> bytes:
 
 
 def words_of(lang: str) -> dict[str, Any]:
-    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``)."""
+    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.words.i18n``)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
     flaws = {
         f"{attr}:{common}:{odd}": i18n.flaw_text(Flaw(attr, common, odd), lang)

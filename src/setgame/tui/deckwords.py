@@ -1,13 +1,13 @@
 """The variants' cards in words on the terminal (issue 10), from the catalog.
 
-The standard deck keeps :mod:`setgame.i18n`'s declined card names. A MegaSet card
+The standard deck keeps :mod:`setgame.words.i18n`'s declined card names. A MegaSet card
 is the standard name of its first four attributes and its border; a 4Set card
 (whose fourth values have no declined forms in the catalog) is its four values in
 their dictionary forms, so that no word needs declining. The flaws of a wrong
-claim are worded by :func:`setgame.i18n.explain_text` (the same sentences as the
+claim are worded by :func:`setgame.words.i18n.explain_text` (the same sentences as the
 web client's and the server's).
 
->>> from setgame.variants import DECKS
+>>> from setgame.rules.decks import DECKS
 >>> card_words(DECKS["megaset"].parse("2RTDD"), DECKS["megaset"], "it")
 'due diamanti rossi brizzolati, bordo doppio'
 >>> card_words(DECKS["4set"].parse("4BCH"), DECKS["4set"], "de")
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from setgame.catalog import N_, gettext
-from setgame.i18n import card_label, explain_text, value_name
-from setgame.variants.decks import Deck
-from setgame.variants.registry import Variant
+from setgame.rules.decks import Deck
+from setgame.rules.variants import Variant
+from setgame.words.catalog import N_, gettext
+from setgame.words.i18n import card_label, explain_text, value_name
 
 _WITH_BORDER: Final = N_("{card}, {border} border")
 

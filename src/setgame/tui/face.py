@@ -22,8 +22,8 @@ from typing import Final
 
 from rich.text import Text
 
+from setgame.rules.decks import DECKS, STANDARD, Deck
 from setgame.tui.deckwords import card_words
-from setgame.variants.decks import DECKS, STANDARD, Deck
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
 GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))

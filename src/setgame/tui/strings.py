@@ -1,6 +1,6 @@
 """The terminal game's words: every message comes from the gettext catalog
-(:mod:`setgame.catalog`); card names and the reasons a pick is not a set come
-from :mod:`setgame.i18n`.
+(:mod:`setgame.words.catalog`); card names and the reasons a pick is not a set come
+from :mod:`setgame.words.i18n`.
 
 >>> tr("Deck: {count}", "de", count=12)
 'Stapel: 12'
@@ -14,10 +14,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from setgame.catalog import N_, check_language, format_number, gettext, ngettext
+from setgame.rules.variants import CLASSIC, Variant, VariantError, find_variant
 from setgame.tui.deckwords import flaws_text
-from setgame.variants import Variant, VariantError, find_variant
-from setgame.variants.registry import CLASSIC
+from setgame.words.catalog import N_, check_language, format_number, gettext, ngettext
 
 #: What the status bar calls each mode.
 MODE_NAMES: Final = {"solo": N_("solo"), "practice": N_("practice"), "multi": N_("match")}

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from setgame.catalog import ngettext, pgettext
+from setgame.rules.decks import STANDARD, Deck
 from setgame.tui.deckwords import card_words
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
@@ -30,7 +30,7 @@ from setgame.tui.strings import (
     seconds_text,
     tr,
 )
-from setgame.variants.decks import STANDARD, Deck
+from setgame.words.catalog import ngettext, pgettext
 
 #: The key of each table position, in table order: digits, then letters that
 #: leave Space, h, n, q, y and the previous set's keys to the commands.

@@ -159,7 +159,7 @@ export function labelMarks(root, letters = {}) {
 
 // Catalog keys of the words the server's card names do not have (common.js translates
 // them); N_ marks them for the catalog (scripts/catalog.py). A value's word is the one
-// the flaw sentences use (setgame.flaw_words: value.<attribute>.<value>).
+// the flaw sentences use (setgame.words.flaw_words: value.<attribute>.<value>).
 const N_ = (key) => key;
 const BORDER_KEYS = { S: N_("card.border.S"), D: N_("card.border.D"), T: N_("card.border.T") };
 const VALUE_KEYS = [

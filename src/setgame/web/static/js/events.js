@@ -1,4 +1,4 @@
-// Game events (see src/setgame/game.py) in the page language, and what the
+// Game events (see src/setgame/rules/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
 import { fmt, t, tn } from "./common.js";

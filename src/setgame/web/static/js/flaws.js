@@ -2,7 +2,7 @@
 // wrong call carries (docs/variants.md): set {attribute, common, odd}, pairing
 // {pairs, thirds, attributes}, count {attribute, counts}, link {used, needed}.
 // The sentences are composed from the catalog's variant keys exactly as
-// setgame.i18n.flaw_text composes them (docs/i18n.md, "Words of the variants"), so the
+// setgame.words.i18n.flaw_text composes them (docs/i18n.md, "Words of the variants"), so the
 // browser, the terminal and the server say the same thing.
 
 import { flawText as knownFlawText, fmt, t, tn } from "./common.js";
@@ -19,7 +19,7 @@ const VALUES = [
 ];
 
 // Keys built from names, not written out: these keys belong to the words module
-// (src/setgame/flaw_words.py), which puts them in the catalog.
+// (src/setgame/words/flaw_words.py), which puts them in the catalog.
 const key = (...parts) => parts.join(".");
 const attributeWord = (i) => t(key("attr", ATTRIBUTES[i] ?? i));
 
