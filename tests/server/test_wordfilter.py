@@ -3,13 +3,16 @@ of the clients; the host's own words; newcomers kept out of public-room chat."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from setgame.rules.errors import GameError
 from setgame.server.account_tables import player_games
 from setgame.server.accounts import Accounts, seat_name
+from setgame.server.app import build
 from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.chat import chat_of as room_chat
 from setgame.server.limits import LimitError, Limits
@@ -18,6 +21,7 @@ from setgame.server.protocol import RoomSettings
 from setgame.server.storage import Storage
 from setgame.server.wordfilter import HERE, LANGS, WordFilter, fold, load, shipped
 
+from .accountkit import TestClient
 from .roomkit import FakeConnection, registry
 
 # Names of each language's list, as written and as people dodge a filter: leetspeak,
@@ -167,3 +171,41 @@ async def test_newcomers_may_not_chat_in_public_rooms_until_they_have_played(
         await bounds.admit(public, FakeConnection(), ann, accounts)
         await ChatBounds(Limits()).admit(public, guest, None, accounts)  # 0: off
 
+
+
+def test_over_the_socket_newcomers_wait_words_are_masked_and_one_address_is_bounded(
+    tmp_path: Path,
+) -> None:
+    """The socket layer's wiring (``sockets.py``): the newcomers' rule in a public room, the
+    word filter, and the per-address rate across sockets, each through a real websocket."""
+    limits = Limits(chat_min_games=1, chat_client_burst=4, chat_client_per_minute=0.01)
+    app = build(Storage(str(tmp_path / "s.db")), restore=True, limits=limits)
+    with TestClient(app) as client:
+        public = client.post("/api/rooms", json={"public": True}).json()["id"]
+        private = client.post("/api/rooms", json={"public": False}).json()["id"]
+        with client.websocket_connect(f"/ws/{public}") as ws:
+            ws.send_json({"type": "hello"})
+            ws.send_json({"type": "chat", "text": "hi all"})
+            assert _next(ws, "error")["code"] == "chat_newcomer"
+        with contextlib.ExitStack() as stack:
+            for n in range(5):  # five sockets of one address, one line each
+                ws = stack.enter_context(client.websocket_connect(f"/ws/{private}"))
+                ws.send_json({"type": "hello"})
+                _next(ws, "welcome")
+                ws.send_json({"type": "chat", "text": f"line {n}: kurwa"})
+                answer = _next(ws, "chat", "error", said=f"line {n}")
+                if n < 4:
+                    assert answer["messages"][-1]["text"] == f"line {n}: *****"
+                else:
+                    assert answer["code"] == "chat_too_fast" and "address" in answer["message"]
+
+
+def _next(ws: Any, *types: str, said: str = "") -> dict[str, Any]:
+    """The next message of one of ``types`` (a ``chat`` one: whose last line starts with
+    ``said``; the history sent after ``welcome`` is passed over)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "chat" and not message["messages"][-1]["text"].startswith(said):
+            continue
+        if message["type"] in types:
+            return message
