@@ -152,7 +152,8 @@ def test_invisible_and_stacking_characters_are_refused_quoting_them(
 
 @pytest.mark.parametrize(
     "text",
-    ["gg 👍", "❤️ nice", "👩‍💻 coding", "🏳️‍🌈", "👍🏽", "Ёлки-палки!", "Zażółć gęślą jaźń",
+    ["gg 👍", "❤️ nice", "1️⃣ first", "↔️",
+     "👩‍💻 coding", "🏳️‍🌈", "👍🏽", "Ёлки-палки!", "Zażółć gęślą jaźń",
      "Tiếng Việt", "हिन्दी", "日本語です", "a\u0301\u0302"],
 )
 def test_ordinary_text_and_emoji_pass(text: str) -> None:

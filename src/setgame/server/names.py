@@ -167,14 +167,19 @@ def invisible(text: str) -> list[str]:
 
 def hidden(ch: str, before: str = "") -> bool:
     """Whether ``ch`` draws nothing (or controls how others draw): see the module's notes.
-    A variation selector right after a symbol (``before``) chooses how an emoji is drawn
-    ("❤️" is U+2764 U+FE0F), so it is let through there."""
+    A variation selector right after a symbol or a keycap's digit (``before``) chooses how an
+    emoji is drawn ("❤️" is U+2764 U+FE0F, "1️⃣" is 1 U+FE0F U+20E3), so it is let through
+    there."""
     code = ord(ch)
-    if 0xFE00 <= code <= 0xFE0F and before and unicodedata.category(before) == "So":
+    if 0xFE00 <= code <= 0xFE0F and before and _emoji_base(before):
         return False
     if ch in _BLANKS or unicodedata.category(ch) in _HIDDEN:
         return True
     return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def _emoji_base(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("S") or ch in "0123456789#*"
 
 
 def stacked(text: str) -> int:
