@@ -61,7 +61,7 @@ from setgame.rules.actions import (
 from setgame.rules.cards import Card
 from setgame.rules.claims import flaw_dicts
 from setgame.rules.errors import GameError
-from setgame.rules.kinds import Group
+from setgame.rules.kind import Group
 from setgame.rules.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome
 from setgame.rules.settings import (
     LOCKOUT_LIFTS,

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from setgame.rules.cards import Card, parse_deck
 from setgame.rules.decks import STANDARD, Deck
-from setgame.rules.kinds import Group
+from setgame.rules.kind import Group
 from setgame.rules.puzzle import daily_puzzle, parse_day
 from setgame.rules.variants import Variant
 
