@@ -5,10 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 
 from setgame.server import migrations
 from setgame.server.account_tables import accounts
 from setgame.server.names import name_key
+
+
+def _before(revision: str) -> str:
+    """The revision ``revision`` follows (the chain is re-made when branches merge)."""
+    script = ScriptDirectory.from_config(migrations._config())
+    down = script.get_revision(revision).down_revision
+    assert isinstance(down, str)
+    return down
 
 
 def _account(id_: str, name: str, key: str, created: float) -> dict[str, object]:
@@ -20,7 +29,7 @@ def test_0011_recomputes_every_key_and_the_older_account_keeps_a_shared_one(
 ) -> None:
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'keys.db'}")
     with engine.begin() as conn:
-        migrations.upgrade(conn, "0006")
+        migrations.upgrade(conn, _before("0011"))
         # keys as the fold before 0011 made them: the Lisu lookalike got a key of its own
         conn.execute(accounts.insert(), [
             _account("a1", "Anna", "anna", 1.0),

@@ -51,7 +51,7 @@ from setgame.server.accounts import Accounts
 from setgame.server.names import MAX_NAME
 from setgame.server.puzzle import utc_now
 from setgame.server.registry import Rooms
-from setgame.server.rooms import ENGINE_FIELDS, Room
+from setgame.server.rooms import Room, stored_game
 from setgame.server.storage import Storage, StorageError, Write, games
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
 def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
     """Sets taken and wrong calls per player, and who sat at the table while it was played
     (not only in the lobby), from the game's own log (a replay)."""
-    replay = engine.Game(game.settings, game.seed)
+    replay = engine.Game(game.settings, game.seed, game.rules)
     counts: Counter[tuple[str, str]] = Counter()
     played: set[str] = set()
     for action in game.log:
@@ -287,13 +287,10 @@ class RatingKeeper:
         row = await self.storage.game(game_id)
         if row is None:
             return None
-        settings = engine.Settings.from_dict(
-            {k: v for k, v in row.settings.items() if k in ENGINE_FIELDS}
-        )
-        game = engine.Game(settings, row.seed)
+        game = stored_game(row)  # under the rules it was played with
         for action in await self.storage.actions(game_id):
             game.apply(game.parse_action(action.action))
-        if settings.mode == "solo":
+        if game.settings.mode == "solo":
             return _solo(game, game_id, room_id)
         bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}
         return _outcome(game, game_id, room_id, bots, row.settings.get("rated"))

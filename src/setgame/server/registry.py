@@ -27,6 +27,7 @@ from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits
+from setgame.server.moderation_tables import is_closed
 from setgame.server.puzzle import utc_now
 from setgame.server.rooms import Room, engine_settings, new_id
 from setgame.server.storage import RoomRecord, Storage, StorageError
@@ -78,8 +79,8 @@ class Rooms:
                     "room %s not loaded: %d rooms in memory (the cap)", rid, len(self.rooms)
                 )
                 return None
-            if room is None:
-                room = await self._bring_back(rid)
+            if room is None and not await is_closed(self.storage, rid):  # by a moderator
+                room = await self._bring_back(rid)  # (a cluster's way too: node.open)
         return room
 
     async def _bring_back(self, rid: str) -> Room | None:

@@ -2,7 +2,7 @@
 // account (docs/protocol.md, "Accounts"). The session is an http-only cookie: this page
 // never sees it, it only asks the server who it is.
 
-import { init, t, N_ } from "./common.js";
+import { banText, init, t, N_ } from "./common.js";
 
 const ERRORS = {
   bad_credentials: N_("acc.err.bad_credentials"),
@@ -46,8 +46,8 @@ async function ask(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const text = ERRORS[answer.code] && t(ERRORS[answer.code], { name: body?.name ?? "" });
-    message(text || answer.message || String(response.status));
+    const known = ERRORS[answer.code] ? t(ERRORS[answer.code], { name: body?.name ?? "" }) : null;
+    message(banText(answer) ?? known ?? (answer.message || String(response.status)));
     return;
   }
   show(answer);

@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
+import { banText, beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -461,7 +461,8 @@ function bind() {
   act("again").addEventListener("click", () => ask("again"));
   act("leave").addEventListener("click", () => {
     ask("leave");
-    conn.forget();
+    // The seat token stays: joining this match again takes the same seat back, with its
+    // points and any lockout or wait (R10, R14); the server greets it as a spectator meanwhile.
     you = null;
     render();
   });
@@ -553,6 +554,9 @@ const handlers = {
   chat(msg) {
     chat?.lines(msg.messages);
   },
+  chat_deleted(msg) {
+    chat?.remove(msg.game, msg.seq);
+  },
   welcome(msg) {
     const main = document.querySelector("main");
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
@@ -587,6 +591,12 @@ const handlers = {
   },
   error(msg) {
     if (msg.request === "chat") return chat?.refused(msg);
+    const banned = banText(msg); // a ban says why and until when: long on the banner, kept in the log
+    if (banned) {
+      setBanner(banned, "error", 15000);
+      log(banned, "error");
+      return render();
+    }
     if (msg.request === "call") {
       calling = false;
       selected = [];
