@@ -522,3 +522,19 @@ def test_r11_the_locked_out_players_vote_is_named_our_reading(lang: str) -> None
     assert section == "no-set"
     stated = [s for s in _sentences(_section(lang, "no-set")) if words in s]
     assert len(stated) == 1 and OURS[lang] in stated[0], stated
+MEMORY_DEAL = {
+    "en": "never because of what lies face down",
+    "ru": "никогда из-за того, что лежит рубашкой вверх",
+    "pl": "nigdy z powodu tego, co leży zakryte",
+    "it": "mai per ciò che sta coperto",
+    "de": "nie wegen dessen, was verdeckt liegt",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_memory_says_its_deal_tells_nothing_and_is_our_rule(lang: str) -> None:
+    """Issue 20: Memory deals after misses in a row, never on what lies face down."""
+    text = _flat(_variants(lang).texts["variant-memory"])
+    stated = [s for s in _sentences(text) if MEMORY_DEAL[lang] in s]
+    assert len(stated) == 1, text
+    assert OURS[lang] in stated[0] and "4" in stated[0], stated[0]

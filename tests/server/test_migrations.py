@@ -244,3 +244,30 @@ async def test_a_failing_upgrade_changes_nothing(database: str) -> None:
     names = await _run(database, lambda c: set(sa.inspect(c).get_table_names()))
     assert names == {*OLD_TABLES, "ratings"}  # no accounts: 0002 was undone
     assert await _run(database, _dump) == before
+
+
+async def test_0010_deals_daily_puzzles_stored_before_from_the_public_table(
+    database: str,
+) -> None:
+    """Issue 20: a daily puzzle stored before the server key was dealt the day's public table;
+    0010 gives it the public seed (0), so that it replays as it was played. Other games keep
+    their seeds."""
+    puzzle = json.dumps({"mode": "solo", "variant": "puzzle", "day": "2026-11-20"})
+    practice = json.dumps({"mode": "practice", "variant": "puzzle", "day": ""})
+
+    def fill(conn: sa.Connection) -> None:
+        _fill_old(conn)
+        games = OLD.tables["games"]
+        conn.execute(games.insert(), [
+            {"id": "d1", "room": "r2", "seed": 99, "settings": puzzle, "status": "finished",
+             "created": 3.0, "finished": 4.0},
+            {"id": "d2", "room": "r2", "seed": 98, "settings": practice, "status": "finished",
+             "created": 3.0, "finished": 4.0},
+        ])
+
+    await _run(database, fill)
+    await _run(database, migrations.upgrade)
+    seeds = await _run(database, lambda c: dict(
+        c.execute(sa.text("SELECT id, seed FROM games")).all()
+    ))
+    assert seeds == {"g1": 2**61 + 7, "g2": 3, "g3": 4, "d1": 0, "d2": 98}

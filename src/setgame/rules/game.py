@@ -533,7 +533,7 @@ class Game:
     def _deal_round(self, at: float) -> list[Event]:
         s = self._s
         day = self.settings.day
-        layout = daily_layout(day) if day else ()  # the daily puzzle: no stock
+        layout = daily_layout(day, self.seed) if day else ()  # the daily puzzle: no stock
         self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None
@@ -668,6 +668,11 @@ class Game:
         p = self._seat(a.player)
         self._need_phase("playing")
         s = self._s
+        if self.variant.flow.face_down:
+            raise GameError(
+                "auto_deal",
+                f"{self.variant.title} deals three more cards by itself after misses in a row",
+            )
         if self._t.auto_grows:
             raise GameError(
                 "auto_deal", f"{self.variant.title} deals more cards by itself when needed"
@@ -757,7 +762,23 @@ class Game:
             p.locked = True
             p.declared = False
             events += self._lift_if_all_locked(at) or self._check_votes(at)
+        if self.variant.flow.face_down:
+            events += self._blind_deal(at)
         return events
+
+    def _blind_deal(self, at: float) -> list[Event]:
+        """Memory, after a miss: three more cards, or the round's end once the deck is empty,
+        when enough misses came in a row (:meth:`Table.blind_deal_due`); never because of
+        what lies face down."""
+        t = self._t
+        t.blind_misses += 1
+        if not t.blind_deal_due():
+            return []
+        if not t.stock:
+            return self._end_round(at)
+        if len(t.cards) >= MAX_TABLE:  # 21 cards hold a set (R11): no more cards
+            return []
+        return self._add_cards(at, "misses")
 
     def _miss(self, p: Player) -> tuple[Outcome, dict[str, Any]]:
         """What a call without a good claim costs (R10, :func:`outcome`), as the flow says,
@@ -823,6 +844,10 @@ class Game:
         a group may be claimed (R11 generalized)."""
         t = self._t
         events: list[Event] = []
+        if self.variant.flow.face_down:  # memory: what lies face down decides nothing
+            if not t.stock and len(t.cards) < self.variant.claim_size:
+                events += self._end_round(at)
+            return events
         auto = self.settings.no_set == "auto" or t.auto_grows
         while auto and t.stock and t.needs_more():
             events += self._add_cards(at, "auto")

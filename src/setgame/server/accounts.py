@@ -31,6 +31,7 @@ from setgame.server.account_tables import (
     account_seats,
     accounts,
     player_games,
+    puzzle_starts,
     ratings,
     solo_games,
 )
@@ -192,6 +193,7 @@ class Accounts:
         writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
         writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
         writes.append((roles.delete().where(roles.c.account == account.id), {}))
+        writes.append((puzzle_starts.delete().where(puzzle_starts.c.who == f"a:{account.id}"), {}))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 

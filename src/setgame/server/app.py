@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, memory, moderation_api, wordfilter
+from setgame.server import account_api, keys, memory, moderation_api, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -494,8 +494,14 @@ def build(
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
         moderation_api.follow(rooms, app.state.bans)  # a cluster's other processes' actions
+        app.state.server_secret = secret = await keys.server_secret(storage)
+        rooms.puzzle_key = keys.derive(secret, "daily puzzle")
+        app.state.address_key = address_key = keys.derive(secret, "address")
         players = BotPlayers(rooms)
-        keeper = people.RatingKeeper(rooms, storage)
+        keeper = people.RatingKeeper(
+            rooms, storage, people.fair_play(limits), address_key
+        )
+        app.state.keeper = keeper
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it

@@ -24,8 +24,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from setgame.analysis.ratings import FAMILIES
 from setgame.rules import game as engine
 from setgame.rules.cards import CardError
+from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
@@ -136,6 +138,7 @@ class Room:
         self._heard_online: set[str] = set()  # players the room last heard are connected
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_at = 0.0  # time.monotonic() of the last flush
+        self.puzzle_key = b""  # the server's key of the daily puzzles (keys.py, registry.py)
         self.on_change: list[Callable[[Room], None]] = []
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
@@ -210,6 +213,7 @@ class Room:
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
             "spectators": self.watchers(),
+            "rated": self.rated(),
         }
 
     def watchers(self) -> int:
@@ -246,6 +250,7 @@ class Room:
         state["game"] = self.game_id
         state["room"] = self.id
         state["watchers"] = self.watchers()
+        state["rated"] = self.rated()
         online = self.connected()
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -253,6 +258,18 @@ class Room:
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
             entry["kind"] = seat_kind(seat)
         return state
+
+    def rated(self) -> bool:
+        """Whether the game, as seated now, is rated, so that players know before it starts:
+        a multiplayer room not set unrated, a variant with a rating family, two or more
+        players and no guest among them. Whether it then counts is decided at its end by
+        the fair-play rules (``docs/rules.md``, "Ratings"; ``players.py``)."""
+        if self.settings.mode != "multi" or self.settings.rated is False:
+            return False
+        if FAMILIES.get(self.settings.variant) is None:
+            return False
+        seated = [self.seats.get(pl.id) for pl in self.game.present()]
+        return len(seated) >= 2 and all(seat_kind(seat) != "guest" for seat in seated)
 
     def connected(self) -> set[str | None]:
         """The players with a connection (on several processes, anywhere: ``cluster/``)."""
@@ -694,7 +711,7 @@ class Room:
             for player in [pid for pid in self.seats if order and pid not in order]:
                 self.seats.pop(player)  # departed from the match over: a new match forgets them
                 await self.storage.remove_seat(self.id, player)
-            seed = secrets.randbits(62)
+            seed = self._seed()
             game_id = new_id(9)
             game = engine.Game(engine_settings(self.settings), seed)  # today's rules
             settings = p.settings_dict(self.settings)
@@ -705,6 +722,13 @@ class Room:
                 await self._apply_now(engine.Join(at=self.now(), player=player, name=seat.name))
             if requested_by is not None and order:
                 await self._apply_now(engine.Start(at=self.now(), player=requested_by))
+
+    def _seed(self) -> int:
+        """A new game's seed: random, but a daily puzzle's is the day's under the server's
+        key (everyone gets the same cards; nobody can compute them without the key)."""
+        if self.settings.day:
+            return daily_seed(parse_day(self.settings.day), self.puzzle_key)
+        return secrets.randbits(62)
 
     async def _apply_now(self, action: engine.Action) -> None:
         events = self.game.apply(action)

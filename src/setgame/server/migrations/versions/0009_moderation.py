@@ -2,7 +2,7 @@
 closed rooms, and the ``deleted`` mark of a chat line a moderator removed.
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0007
 """
 
 from __future__ import annotations

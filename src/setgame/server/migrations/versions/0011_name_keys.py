@@ -8,7 +8,7 @@ gives, so that the newer account cannot be signed in by name any more (its name 
 older account's; ``docs/deploy.md`` says what the host can do). Such accounts are logged.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from alembic import op
 from setgame.server.names import name_key
 
 revision: str = "0011"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | None = None
 depends_on: str | None = None
 

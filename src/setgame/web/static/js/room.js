@@ -235,6 +235,7 @@ function renderStatus() {
   if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
   $("#settings").title = $("#settings").textContent;
+  renderRated(s);
   renderWatchers();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
@@ -245,6 +246,17 @@ function renderStatus() {
   cooldownAt = typeof cooling === "number" && cooling > 0 ? performance.now() + cooling * 1000 : null;
   const votes = (s.players || []).filter((p) => p.declared).map(displayName);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// Whether the game as seated now is rated (the server says: `rated` in the state), shown
+// from the lobby on, so that nobody learns it after playing; the link explains the rules.
+function renderRated(s) {
+  const line = $("#rated");
+  line.hidden = s.mode !== "multi";
+  line.dataset.rated = String(Boolean(s.rated));
+  const link = line.querySelector("a");
+  link.textContent = s.rated ? t("room.rated") : t("room.unrated");
+  link.title = s.rated ? t("room.rated.why") : t("room.unrated.why");
 }
 
 // How many watch without a seat, in the status line (its title holds the whole line).
