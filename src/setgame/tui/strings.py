@@ -357,8 +357,15 @@ def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
             seconds = seconds_text(float(penalty), lang)
             text += " " + tr("Penalties included: {seconds}.", lang, seconds=seconds)
         return text
-    winners = ", ".join(names.get(str(w), str(w)) for w in event.get("winners") or ())
-    return tr("Game over. {winners} won.", lang, winners=winners)
+    winners = [names.get(str(w), str(w)) for w in event.get("winners") or ()]
+    # ties share the win: the verb agrees with the number of winners
+    return ngettext(
+        lang,
+        "Game over. {winners} won.",
+        "Game over. {winners} won.",
+        len(winners),
+        winners=", ".join(winners),
+    )
 
 
 #: Engine and server error codes the screen words itself; others show the error's text.

@@ -78,8 +78,11 @@ const TEXTS = {
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
   cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
+  // Ties share the win: the sentence is worded for as many winners as there are.
   match_over: (ev, who, ctx) => ({
-    text: t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),
+    text: tn("ev.matchover.one", "ev.matchover.other", (ev.winners || []).length, {
+      names: (ev.winners || []).map(ctx.nameOf).join(", "),
+    }),
     kind: "good",
   }),
 };
