@@ -282,6 +282,29 @@ def card_label(card: Card, lang: str = "en") -> str:
     return _LABELS[lang](*attributes(card))
 
 
+_WITH_BORDER: Final = N_("{card}, {border} border")
+
+
+def card_words(card: int, deck: Deck, lang: str = "en") -> str:
+    """A card of any ``deck`` in words: the standard deck's declined name (:func:`card_label`),
+    a MegaSet card's with its border, a 4Set card's four values in their dictionary forms
+    (its fourth values have no declined forms in the catalog, so no word needs declining).
+
+    >>> from setgame.variants import DECKS
+    >>> card_words(DECKS["megaset"].parse("2RTDD"), DECKS["megaset"], "it")
+    'due diamanti rossi brizzolati, bordo doppio'
+    >>> card_words(DECKS["4set"].parse("4BCH"), DECKS["4set"], "de")
+    'vier, blau, kariert, Herz'
+    """
+    values = deck.values(card)
+    if deck.radix == 4:
+        return ", ".join(value_name(a, v, lang, deck) for a, v in enumerate(values))
+    if deck.width == 5:
+        border = value_name(4, values[4], lang, deck)
+        return gettext(lang, _WITH_BORDER, card=card_label(card // 3, lang), border=border)
+    return card_label(card, lang)
+
+
 # --- why three cards are no set (R04) ----------------------------------------------
 
 

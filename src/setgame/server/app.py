@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from setgame import catalog, i18n
 from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
+from setgame.event_words import annotate
 from setgame.game import Game, GameError, Settings
 from setgame.server import account_api, memory
 from setgame.server import players as people
@@ -348,7 +349,7 @@ async def replay(request: Request) -> Response:
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
     for action in stored:
-        events = game.apply(game.parse_action(action.action))
+        events = annotate(game.apply(game.parse_action(action.action)), game.variant)
         steps.append(
             {
                 "version": action.version,

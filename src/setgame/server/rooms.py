@@ -26,6 +26,7 @@ from typing import Any, Final, Protocol
 
 from setgame import game as engine
 from setgame.cards import CardError
+from setgame.event_words import annotate
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
@@ -418,6 +419,8 @@ class Room:
         return True
 
     def _remember(self, version: int, events: list[dict[str, Any]]) -> None:
+        # a wrong call carries its verdict in every language: clients show it, not compose it
+        annotate(events, self.game.variant)
         self.recent.append((version, events))
         kinds = {event["type"] for event in events}
         if kinds & _TABLE_EVENTS:

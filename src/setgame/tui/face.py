@@ -22,7 +22,7 @@ from typing import Final
 
 from rich.text import Text
 
-from setgame.tui.deckwords import card_words
+from setgame.i18n import card_words
 from setgame.variants.decks import DECKS, STANDARD, Deck
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from setgame.catalog import ngettext, pgettext
-from setgame.tui.deckwords import card_words
+from setgame.i18n import card_words
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
     MODE_NAMES,
