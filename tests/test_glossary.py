@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 from setgame import catalog
 from setgame.catalog import LANGUAGES, format_number, plural_categories, web_messages
 from setgame.tui.strings import event_message
+from setgame.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = re.compile(r"<!-- glossary -->\n(.*?)<!-- /glossary -->", re.S)
@@ -81,6 +82,27 @@ def test_the_glossary_covers_the_native_readings_concepts() -> None:
 def test_one_term_per_concept(concept: str, lang: str, term: str, never: list[str]) -> None:
     bad = offending(translations(lang), never)
     assert not bad, f"{lang}, {concept}: use {term}, not:\n" + "\n".join(bad)
+
+
+def rules_page_text(lang: str) -> list[tuple[str, str]]:
+    """(line, text) of ``lang``'s rules page: the words a reader reads, without markup,
+    ``<code>`` (setting names) and the variants' names (proper names: "Set-Chain")."""
+    page = (ROOT / "src" / "setgame" / "web" / "rules" / f"{lang}.html").read_text("utf-8")
+    page = re.sub(r"<code>.*?</code>", "", page, flags=re.S)
+    page = re.sub(r"<[^>]*>", " ", page)
+    for title in sorted((v.title for v in VARIANTS.values()), key=len, reverse=True):
+        page = page.replace(title, "")
+    return [(f"line {n}", line) for n, line in enumerate(page.splitlines(), 1)]
+
+
+@pytest.mark.parametrize(
+    ("concept", "lang", "term", "never"), glossary(), ids=lambda v: str(v)[:24]
+)
+def test_one_term_per_concept_on_the_rules_pages(
+    concept: str, lang: str, term: str, never: list[str]
+) -> None:
+    bad = offending(rules_page_text(lang), never)
+    assert not bad, f"rules/{lang}.html, {concept}: use {term}, not:\n" + "\n".join(bad)
 
 
 def test_the_glossary_check_finds_a_synonym() -> None:
