@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from setgame import flaw_words
-from setgame.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name
+from setgame.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name, parse_card
 from setgame.catalog import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -287,16 +287,21 @@ _WITH_BORDER: Final = N_("{card}, {border} border")
 
 def card_words(card: int, deck: Deck, lang: str = "en") -> str:
     """A card of any ``deck`` in words: the standard deck's declined name (:func:`card_label`),
-    a MegaSet card's with its border, a 4Set card's four values in their dictionary forms
-    (its fourth values have no declined forms in the catalog, so no word needs declining).
+    a MegaSet card's with its border, a 4Set card with a fourth value as its four values in
+    their dictionary forms (those values have no declined forms in the catalog, so no word
+    needs declining). The server serves these names to the browser (``/api/words``).
 
     >>> from setgame.variants import DECKS
     >>> card_words(DECKS["megaset"].parse("2RTDD"), DECKS["megaset"], "it")
     'due diamanti rossi brizzolati, bordo doppio'
     >>> card_words(DECKS["4set"].parse("4BCH"), DECKS["4set"], "de")
     'vier, blau, kariert, Herz'
+    >>> card_words(DECKS["4set"].parse("1RSD"), DECKS["4set"], "en")
+    'one red solid diamond'
     """
     values = deck.values(card)
+    if deck.radix == 4 and max(values) < 3:  # a standard card in a 4Set deck: its own name
+        return card_label(parse_card(deck.name_of(card)), lang)
     if deck.radix == 4:
         return ", ".join(value_name(a, v, lang, deck) for a, v in enumerate(values))
     if deck.width == 5:

@@ -50,6 +50,7 @@ from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
 from setgame.sets import Flaw
+from setgame.variants import DECKS
 
 log = logging.getLogger(__name__)
 
@@ -390,9 +391,15 @@ def _messages_json(lang: str) -> bytes:
     return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
 
 
+@functools.cache
 def words_of(lang: str) -> dict[str, Any]:
-    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``)."""
+    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``): the
+    name of every card of every deck, so that the browser composes none (built once per
+    process and language)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
+    for deck in (DECKS["megaset"], DECKS["4set"]):
+        for card in range(deck.space):
+            cards.setdefault(deck.name_of(card), i18n.card_words(card, deck, lang))
     flaws = {
         f"{attr}:{common}:{odd}": i18n.flaw_text(Flaw(attr, common, odd), lang)
         for attr in range(4)
