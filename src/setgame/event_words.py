@@ -50,7 +50,7 @@ def player_name(player: Mapping[str, Any], you: object, lang: str) -> str:
     name = str(player.get("name") or player.get("id"))
     bot = _BOT_NAME.fullmatch(name)
     if bot and (player.get("bot") or str(player.get("id", "")).startswith("bot")):
-        return tr("Bot {n}", lang, n=int(bot.group(1)))
+        return tr("bot.name", lang, n=int(bot.group(1)))
     return name
 
 
@@ -93,7 +93,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "cards_added" and event.get("why") != "request":
         return _cards_added(event, view, lang)
     if kind == "no_set_declared" and not mine:
-        return tr("{name} says there is no set", lang, name=name)
+        return tr("ev.declared", lang, name=name)
     if kind == "round_over" and view.get("phase") == "round_over":
         # the holder bar says to press Enter: here, the round's scores (at the match's end
         # the match's result says it all)
@@ -188,7 +188,7 @@ def _cards_added(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -
     if missed:
         cards = " ".join(str(code) for code in missed)
         if variant_of(view).kind.name == "set":
-            text += ". " + tr("There was a set on the table: {cards}", lang, cards=cards)
+            text += ". " + tr("ev.missed", lang, cards=cards)
         else:
             text += ". " + tr("There was a group on the table: {cards}", lang, cards=cards)
     return text
@@ -303,13 +303,14 @@ def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
     )
 
 
-#: Engine and server error codes the screen words itself; others show the error's text.
+#: Engine and server error codes the screen words itself (the web client's messages where it
+#: says the same: one message per sentence); others show the error's text.
 _ERRORS: Final = {
     "not_holder": N_("Press Space to call SET first"),
-    "already_declared": N_("You have already said there is no set"),
+    "already_declared": N_("err.already_declared"),
     "deck_empty": N_("The deck is empty: no more cards"),
-    "table_full": N_("21 cards always hold a set"),
-    "no_hints": N_("Hints are for practice games"),
+    "table_full": N_("err.table_full"),
+    "no_hints": N_("err.no_hints"),
     "stale_version": N_("The table changed: look again"),
     "not_seated": N_("You are watching: the seats are taken"),
     "offline": N_("Not connected to the server: wait until it reconnects"),

@@ -115,7 +115,7 @@ async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
         await pilot.press("n")
         assert me(app)["declared"] and "[nie ma SETa?]" in scores(app)
         await pilot.press("n")
-        assert message(app) == "Twój głos „nie ma SETa” już się liczy"
+        assert message(app) == "Twój głos „nie ma SETa” już się liczy."
 
 
 async def test_r10_a_pick_after_the_window_closed_counts_as_picking_nothing(

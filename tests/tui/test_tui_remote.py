@@ -91,7 +91,7 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
             await _until(app, clock, lambda: bool(me(app)["declared"]))
             await pilot.press("n")
             await _until(app, clock, lambda: "already" in message(app))
-            assert message(app) == "You have already said there is no set"
+            assert message(app) == "You have already said there is no set."
             await pilot.press("q", "y")
         assert session.client is not None and session.client.closed is not None
     finally:

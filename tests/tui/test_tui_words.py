@@ -67,7 +67,7 @@ def test_bots_are_named_in_the_players_language() -> None:
 
 
 def test_polish_genitive_is_seta() -> None:
-    said = [tr(m, "pl") for m in ("no set?", "No set", "You have already said there is no set")]
+    said = [tr(m, "pl") for m in ("no set?", "No set", "err.already_declared")]
     assert all("SETa" in text for text in said) and not any("setu" in t.lower() for t in said)
 
 
