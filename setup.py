@@ -3,7 +3,7 @@
 ``pip install .`` and wheels get each ``setgame/locale/<lang>/LC_MESSAGES/setgame.mo``
 compiled from its ``.po`` (with Babel, a build requirement), and ``setgame.mo.crc32``
 naming the ``.po`` it was made from. An editable install or
-a source checkout has no ``.mo``: ``setgame.catalog`` compiles one into a cache on
+a source checkout has no ``.mo``: ``setgame.words.catalog`` compiles one into a cache on
 first use instead.
 """
 
@@ -30,7 +30,7 @@ class BuildWithCatalogs(build_py):
             mo = po.with_suffix(".mo")
             with mo.open("wb") as target:
                 write_mo(target, catalog)
-            # What the .mo was made from (setgame.catalog.fingerprint): file times do not
+            # What the .mo was made from (setgame.words.catalog.fingerprint): file times do not
             # survive an install, a checksum does.
             crc = zlib.crc32(po.read_bytes())
             mo.with_name(mo.name + ".crc32").write_text(f"{crc:08x}\n")

@@ -41,11 +41,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import setgame
-from setgame.batch import find_sets_batch
-from setgame.cards import attributes, card_names, parse_cards
-from setgame.sets import THIRD, count_sets, find_sets, has_set, iter_sets
-from setgame.simulate import simulate, simulate_plain
-from setgame.solving import solve_stream
+from setgame.analysis.batch import find_sets_batch
+from setgame.analysis.simulate import simulate, simulate_plain
+from setgame.analysis.solving import solve_stream
+from setgame.rules.cards import attributes, card_names, parse_cards
+from setgame.rules.sets import THIRD, count_sets, find_sets, has_set, iter_sets
 
 Attrs = tuple[int, int, int, int]
 
@@ -172,7 +172,7 @@ def c_finder(workdir: Path) -> Callable[[bytes, int, int], list[tuple[int, int, 
         return None
     lib = ctypes.CDLL(str(library))
     lib.find_sets.restype = ctypes.c_long
-    # 81 (no card) for an equal pair, as in setgame.sets.ROWS.
+    # 81 (no card) for an equal pair, as in setgame.rules.sets.ROWS.
     third = bytes(81 if a == b else THIRD[a * 81 + b] for a in range(81) for b in range(81))
 
     def run(tables: bytes, m: int, n: int) -> list[tuple[int, int, int]]:

@@ -69,8 +69,8 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from setgame.batch import find_sets_batch
-from setgame.cards import card_name, parse_cards
+from setgame.analysis.batch import find_sets_batch
+from setgame.rules.cards import card_name, parse_cards
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
 
 #: Error codes that are the normal outcome of simultaneous play (another player was faster, or

@@ -27,15 +27,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from setgame.cards import card_names
-from setgame.game import GameError
+from setgame.rules.cards import card_names
+from setgame.rules.game import GameError
+from setgame.rules.sets import find_sets
 from setgame.server import protocol as p
 from setgame.server.limits import Limits
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
 from setgame.server.sockets import SocketConnection, dispatch
 from setgame.server.storage import Storage
-from setgame.sets import find_sets
 
 
 class CountingSocket:

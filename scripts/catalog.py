@@ -3,7 +3,7 @@
 - ``extract``: write ``src/setgame/locale/setgame.pot`` from the code (``babel.cfg``).
 - ``update``: merge the ``.pot`` into each language's ``.po`` (new messages empty).
 - ``compile``: write each ``.mo`` beside its ``.po`` (a build does this; at run time a
-  missing or older ``.mo`` is compiled into a cache, see ``setgame.catalog``).
+  missing or older ``.mo`` is compiled into a cache, see ``setgame.words.catalog``).
 
 Run from the repository root.
 """
@@ -49,7 +49,7 @@ def main(command: str) -> None:
         cli.run(["pybabel", "-q", "update", "-i", str(POT), "-d", str(LOCALE), "-D", "setgame",
                  "--no-wrap", "--ignore-obsolete", "--no-fuzzy-matching"])  # fmt: skip
     elif command == "compile":  # as the build does: each .mo with the checksum of its .po
-        from setgame.catalog import compile_catalog
+        from setgame.words.catalog import compile_catalog
 
         for po in sorted(LOCALE.glob("*/LC_MESSAGES/setgame.po")):
             compile_catalog(po, po.with_suffix(".mo"), stamp=True)

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from setgame.game import action_to_dict
+from setgame.rules.game import action_to_dict
 from test_game import GOLDEN, GOLDEN_CASES, golden_game
 
 

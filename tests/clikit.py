@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from setgame.cli import main
+from setgame.cli.main import main
 
 
 def run(

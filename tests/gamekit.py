@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from setgame.cards import Card
-from setgame.game import Call, Game, GameError, Join, NoSet, Pick, Settings, Start
-from setgame.sets import find_sets, has_set, is_set
+from setgame.rules.cards import Card
+from setgame.rules.game import Call, Game, GameError, Join, NoSet, Pick, Settings, Start
+from setgame.rules.sets import find_sets, has_set, is_set
 
 
 def started(

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from gamekit import not_a_set
-from setgame.bots import Plan
-from setgame.game import Call, Game, Join, Start, Tick
+from setgame.bots.policy import Plan
+from setgame.rules.game import Call, Game, Join, Start, Tick
+from setgame.rules.sets import find_sets
 from setgame.server.bots import _due
-from setgame.sets import find_sets
 from setgame.tui.local import LocalSession, looked_at
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from setgame import find_sets, full_deck, is_set, parse_cards
-from setgame.bots import LEVELS, Bot, effort
-from setgame.variants import VARIANTS, Variant, daily_puzzle, parse_day
-from setgame.variants.kinds import ULTRASET
-from setgame.variants.registry import (
+from setgame.bots.policy import LEVELS, Bot, effort
+from setgame.rules.kinds import ULTRASET
+from setgame.rules.puzzle import daily_puzzle, parse_day
+from setgame.rules.variants import (
     CLASSIC,
     FOURSET,
     GHOSTSET,
@@ -24,8 +24,10 @@ from setgame.variants.registry import (
     SET_CHAIN,
     ULTRA9,
     ULTRASET_CHAIN,
+    VARIANTS,
+    Variant,
 )
-from setgame.variants.registry import ULTRASET as ULTRASET_VARIANT
+from setgame.rules.variants import ULTRASET as ULTRASET_VARIANT
 
 
 def tables(n: int, seed: int = 1) -> list[list[int]]:

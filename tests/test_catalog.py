@@ -16,9 +16,16 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from setgame import catalog
-from setgame.catalog import LANGUAGES, WEB_KEY, format_number, format_percent, gettext, ngettext
 from setgame.tui.strings import seconds_text
+from setgame.words import catalog
+from setgame.words.catalog import (
+    LANGUAGES,
+    WEB_KEY,
+    format_number,
+    format_percent,
+    gettext,
+    ngettext,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -265,7 +272,7 @@ def test_the_command_line_starts_without_babel() -> None:
 def test_the_variant_words_reach_the_browser_with_every_plural_form(lang: str) -> None:
     """Issue 10: the flaw, attribute, value, verdict and variant keys of ``flaw_words`` (which
     docs/i18n.md lists for the web client) are all in ``/i18n/<lang>.json``."""
-    from setgame import flaw_words
+    from setgame.words import flaw_words
 
     messages = catalog.web_messages(lang)["messages"]
     assert isinstance(messages, dict)

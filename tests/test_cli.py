@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from clikit import assert_usage_error
 from setgame import card_names, explain, find_sets, parse_cards
-from setgame.commands import _progress, app
-from setgame.i18n import LANGUAGES, explain_text
+from setgame.cli.commands import _progress, app
 from setgame.server.limits import Limits
+from setgame.words.i18n import LANGUAGES, explain_text
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

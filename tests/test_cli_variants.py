@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from clikit import assert_usage_error
-from setgame.cli import VARIANT_NAMES
-from setgame.commands import app
-from setgame.variants import VARIANTS, find_variant
-from setgame.variants.decks import FOURSET, MEGASET, STANDARD, Deck
+from setgame.cli.commands import app
+from setgame.cli.summary import VARIANT_NAMES
+from setgame.rules.decks import FOURSET, MEGASET, STANDARD, Deck
+from setgame.rules.variants import VARIANTS, find_variant
 
 # --- plain definitions, to check the command's answers against -------------------
 
@@ -202,14 +202,14 @@ def test_solve_help_names_every_variant_and_the_chain_rule(setgame: Any) -> None
 
 def test_plain_solve_imports_neither_typer_nor_the_variants() -> None:
     code = (
-        "import sys\nfrom setgame.cli import main\n"
+        "import sys\nfrom setgame.cli.main import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('typer', 'numpy', 'setgame.variants') if m in sys.modules),"
+        "print(sorted(m for m in ('typer', 'numpy', 'setgame.rules.variants') if m in sys.modules),"
         " file=sys.stderr)"
     )
     for args, loaded in (
         (["solve", "1RSD", "2RSD", "3RSD"], "[]"),
-        (["solve", "--variant", "ultraset", "1RSD", "2RSD"], "['numpy', 'setgame.variants']"),
+        (["solve", "--variant", "ultraset", "1RSD", "2RSD"], "['numpy', 'setgame.rules.variants']"),
     ):
         done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
                               text=True, timeout=60)  # fmt: skip

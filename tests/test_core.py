@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from setgame.cards import (
+from setgame.rules.cards import (
     ATTRIBUTES,
     CARDS,
     COLOR,
@@ -33,8 +33,7 @@ from setgame.cards import (
     parse_cards,
     parse_deck,
 )
-from setgame.i18n import flaw_text
-from setgame.sets import (
+from setgame.rules.sets import (
     Flaw,
     _as_bytes,
     _limits,
@@ -47,6 +46,7 @@ from setgame.sets import (
     iter_sets,
     third_card,
 )
+from setgame.words.i18n import flaw_text
 
 
 def digits(card: int) -> tuple[int, int, int, int]:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gamekit import not_a_set, play_out_round, seed_where, started, take_any
-from setgame.cards import card_names, parse_cards
-from setgame.game import (
+from setgame.rules.cards import card_names, parse_cards
+from setgame.rules.game import (
     MAX_NAME,
     MAX_PLAYERS,
     MAX_TABLE,
@@ -30,7 +30,7 @@ from setgame.game import (
     action_from_dict,
     action_to_dict,
 )
-from setgame.sets import find_sets, has_set
+from setgame.rules.sets import find_sets, has_set
 
 
 def error(game: Game, action: Any) -> tuple[str, str]:
@@ -403,7 +403,7 @@ def test_call_set_and_wrong_call_events_in_full() -> None:
     game.apply(Call(3, "b"))
     wrong = not_a_set(game.table)
     events = game.apply(Pick(3.5, "b", wrong))
-    from setgame.sets import explain
+    from setgame.rules.sets import explain
 
     assert events == [
         {

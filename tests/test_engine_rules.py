@@ -12,9 +12,9 @@ import json
 import pytest
 
 from gamekit import not_a_set, play_out, play_out_round, seed_where, started, take_any
-from setgame import seating
-from setgame.cards import card_names
-from setgame.game import (
+from setgame.rules import seating
+from setgame.rules.cards import card_names
+from setgame.rules.game import (
     Away,
     Call,
     Event,
@@ -28,8 +28,8 @@ from setgame.game import (
     Start,
     Tick,
 )
-from setgame.penalties import COOLDOWN_CAP, cooldown_seconds, outcome
-from setgame.sets import find_sets, has_set, is_set
+from setgame.rules.penalties import COOLDOWN_CAP, cooldown_seconds, outcome
+from setgame.rules.sets import find_sets, has_set, is_set
 
 # --- fair call (this project's own rule) -----------------------------------------------------
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from setgame.actions import Join, Start, Turn
-from setgame.catalog import LANGUAGES
-from setgame.event_words import annotate, event_message, verdict_text
-from setgame.game import Game, Settings
-from setgame.i18n import explain_text
-from setgame.variants import find_variant
+from setgame.rules.actions import Join, Start, Turn
+from setgame.rules.game import Game, Settings
+from setgame.rules.variants import find_variant
+from setgame.words.catalog import LANGUAGES
+from setgame.words.event_words import annotate, event_message, verdict_text
+from setgame.words.i18n import explain_text
 
 ROOT = Path(__file__).resolve().parents[1]
 ULTRA = {

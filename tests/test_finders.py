@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from setgame import CardError, count_sets, find_sets, find_sets_batch, has_set
-from setgame.batch import BATCH_MIN
+from setgame.analysis.batch import BATCH_MIN
 from test_invariants import brute_force_sets
 
 tables = st.lists(st.integers(0, 80), max_size=30)

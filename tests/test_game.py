@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from gamekit import play_out, started
 from setgame import card_name, find_sets
-from setgame.game import (
+from setgame.rules.game import (
     Action,
     Call,
     Game,

@@ -17,10 +17,10 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from setgame import catalog
-from setgame.catalog import LANGUAGES, format_number, plural_categories, web_messages
+from setgame.rules.variants import VARIANTS
 from setgame.tui.strings import event_message
-from setgame.variants import VARIANTS
+from setgame.words import catalog
+from setgame.words.catalog import LANGUAGES, format_number, plural_categories, web_messages
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = re.compile(r"<!-- glossary -->\n(.*?)<!-- /glossary -->", re.S)

@@ -10,10 +10,15 @@ from pathlib import Path
 import pytest
 
 import setgame
-from setgame import claims, flaw_words
-from setgame.cards import CARDS, CardError, attributes, parse_card, parse_cards
-from setgame.catalog import gettext, ngettext
-from setgame.i18n import (
+from setgame.rules import claims
+from setgame.rules.cards import CARDS, CardError, attributes, parse_card, parse_cards
+from setgame.rules.decks import FOURSET, MEGASET, STANDARD
+from setgame.rules.flaws import CountFlaw, LinkFlaw, PairingFlaw, SetFlaw
+from setgame.rules.sets import Flaw, explain, third_card
+from setgame.rules.variants import VARIANTS, find_variant
+from setgame.words import flaw_words
+from setgame.words.catalog import gettext, ngettext
+from setgame.words.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -26,10 +31,6 @@ from setgame.i18n import (
     is_set_text,
     value_name,
 )
-from setgame.sets import Flaw, explain, third_card
-from setgame.variants import VARIANTS, find_variant
-from setgame.variants.decks import FOURSET, MEGASET, STANDARD
-from setgame.variants.flaws import CountFlaw, LinkFlaw, PairingFlaw, SetFlaw
 
 #: The value words of each language, per attribute, in value order, as the
 #: rulebooks print them (ru: 000, pl: 001 except the squiggle, it: 003, de: 004).
@@ -758,7 +759,7 @@ def test_r04_the_engines_wrong_call_flaws_are_worded_in_every_language(variant: 
     """A real wrong pick in a game of each kind: its ``wrong_call.flaws`` read as they come."""
     import itertools as it
 
-    from setgame.game import Game, Join, Pick, Settings, Start
+    from setgame.rules.game import Game, Join, Pick, Settings, Start
 
     game = Game(Settings(variant=variant, mode="practice"), 3)
     game.apply(Join(0.0, "a", "A"))

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from setgame import has_set
-from setgame.odds import (
+from setgame.analysis.odds import (
     EXACT_MAX,
     RULEBOOK,
     Estimate,
@@ -20,7 +20,7 @@ from setgame.odds import (
     play_no_set,
     sample_no_set,
 )
-from setgame.simulate import simulate
+from setgame.analysis.simulate import simulate
 
 SETS = 1080
 PAIRS_OF_SETS_SHARING_A_CARD = 81 * math.comb(40, 2)  # each card lies in 40 sets

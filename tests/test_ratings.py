@@ -1,4 +1,4 @@
-"""Ratings (``setgame.ratings``): OpenSkill's Plackett-Luce, this project's own scale,
+"""Ratings (``setgame.analysis.ratings``): OpenSkill's Plackett-Luce, this project's own scale,
 provisional marks, fixed computer players, families of variants."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from setgame.ratings import (
+from setgame.analysis.ratings import (
     BOT_MU,
     FAMILIES,
     NEW,
@@ -21,7 +21,7 @@ from setgame.ratings import (
     places,
     rate,
 )
-from setgame.variants.registry import VARIANTS
+from setgame.rules.variants import VARIANTS
 
 
 def _after_win(me: Rating, opponent: Rating) -> Rating:

@@ -21,8 +21,8 @@ from setgame import (
     parse_card,
     third_card,
 )
-from setgame.cards import CardError
-from setgame.game import (
+from setgame.rules.cards import CardError
+from setgame.rules.game import (
     Away,
     Call,
     Game,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import setgame
-from setgame import game
-from setgame.variants import VARIANTS, find_variant
+from setgame.rules import game
+from setgame.rules.variants import VARIANTS, find_variant
 
 LANGUAGES = ("en", "ru", "pl", "it", "de")
 RULES_DIR = Path(setgame.__file__).parent / "web" / "rules"

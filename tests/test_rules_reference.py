@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from setgame import game
-from setgame.variants import VARIANTS
+from setgame.rules import game
+from setgame.rules.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "rules.md"
@@ -95,7 +95,7 @@ def test_reference_keeps_this_projects_own_rules_apart() -> None:
 
 
 def test_reference_cooldown_matches_the_engine() -> None:
-    penalties = pytest.importorskip("setgame.penalties")  # the engine's fair-call rule
+    penalties = pytest.importorskip("setgame.rules.penalties")  # the engine's fair-call rule
     own = _section("This project's own rules")
     cap = int(penalties.COOLDOWN_CAP)
     assert f"at most {cap} s" in own

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from setgame import find_sets, parse_cards
-from setgame.simulate import (
+from setgame.analysis.simulate import (
     LINES,
     SimulationStats,
     TableCount,

@@ -7,10 +7,18 @@ import random
 
 import pytest
 
-from setgame.simulate import simulate
-from setgame.simulate_variants import _Counts, _play, simulate_variant
-from setgame.variants import VARIANTS, find_variant
-from setgame.variants.registry import CLASSIC, MEMORY, PUZZLE, SET_CHAIN, SHUFFLE, ULTRASET
+from setgame.analysis.simulate import simulate
+from setgame.analysis.simulate_variants import _Counts, _play, simulate_variant
+from setgame.rules.variants import (
+    CLASSIC,
+    MEMORY,
+    PUZZLE,
+    SET_CHAIN,
+    SHUFFLE,
+    ULTRASET,
+    VARIANTS,
+    find_variant,
+)
 
 GAMES = 40
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from setgame import beginner_deck, card_name, parse_card
-from setgame.cards import CardError
-from setgame.variants.decks import DECKS, FOURSET, FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD, Deck
+from setgame.rules.cards import CardError
+from setgame.rules.decks import DECKS, FOURSET, FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD, Deck
 
 SIZES = {"standard": 81, "junior": 27, "megaset": 243, "4set": 256, "4set-junior": 64}
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from setgame.game import (
+from setgame.rules.game import (
     Call,
     Game,
     GameError,
@@ -24,11 +24,11 @@ from setgame.game import (
     Turn,
     action_from_dict,
 )
-from setgame.penalties import PUZZLE_PENALTY_SECONDS
-from setgame.table import Table
-from setgame.variants import VARIANTS, daily_puzzle, find_variant, parse_day
-from setgame.variants.kinds import FOURSET, GHOSTSET, ULTRASET
-from setgame.variants.registry import JUNIOR, SET_CHAIN
+from setgame.rules.kinds import FOURSET, GHOSTSET, ULTRASET
+from setgame.rules.penalties import PUZZLE_PENALTY_SECONDS
+from setgame.rules.puzzle import daily_puzzle, parse_day
+from setgame.rules.table import Table
+from setgame.rules.variants import JUNIOR, SET_CHAIN, VARIANTS, find_variant
 
 Event = dict[str, Any]
 

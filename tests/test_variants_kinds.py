@@ -17,11 +17,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from setgame import explain, find_sets, third_card
-from setgame.cards import CardError
-from setgame.variants.decks import FOURSET as FOUR_DECK
-from setgame.variants.decks import FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD, Deck
-from setgame.variants.flaws import CountFlaw, PairingFlaw, SetFlaw
-from setgame.variants.kinds import (
+from setgame.rules.cards import CardError
+from setgame.rules.decks import FOURSET as FOUR_DECK
+from setgame.rules.decks import FOURSET_JUNIOR, JUNIOR, MEGASET, STANDARD, Deck
+from setgame.rules.flaws import CountFlaw, PairingFlaw, SetFlaw
+from setgame.rules.kinds import (
     FOURSET,
     GHOSTSET,
     SET,
@@ -113,7 +113,7 @@ def test_set_explanation_names_exactly_the_failing_attributes(
         col = columns[flaw.attribute]
         assert col.count(flaw.common) == 2 and col.count(flaw.odd) == 1
     assert (flaws == []) == plain_set(deck, cards)
-    if deck is STANDARD:  # R04: the same flaws as setgame.sets.explain
+    if deck is STANDARD:  # R04: the same flaws as setgame.rules.sets.explain
         old = explain(*cards)
         assert [(f.attribute, f.common, f.odd) for f in flaws] == [
             (f.attribute, f.common, f.odd) for f in old

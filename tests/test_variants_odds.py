@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from setgame import count_sets
-from setgame.variants import VARIANTS, find_variant
-from setgame.variants.bounds import BASE, count_ultra_free, ultra_free
-from setgame.variants.decks import JUNIOR, MEGASET, STANDARD
-from setgame.variants.kinds import GHOSTSET, ULTRASET, is_ultraset
-from setgame.variants.odds import deck_groups, exact_mean, sample_odds, zero_sum_subsets
+from setgame.analysis.bounds import BASE, count_ultra_free, ultra_free
+from setgame.analysis.variant_odds import deck_groups, exact_mean, sample_odds, zero_sum_subsets
+from setgame.rules.decks import JUNIOR, MEGASET, STANDARD
+from setgame.rules.kinds import GHOSTSET, ULTRASET, is_ultraset
+from setgame.rules.variants import VARIANTS, find_variant
 
 ULTRA = find_variant("ultraset")
 
@@ -68,7 +68,7 @@ def test_odds_are_seeded_and_bounded() -> None:
 
 
 def test_any_10_cards_hold_an_ultraset_exhaustively() -> None:
-    # The search and why five fixed cards suffice: setgame.variants.bounds.
+    # The search and why five fixed cards suffice: setgame.analysis.bounds.
     nines = ultra_free(9)
     assert ultra_free(10) == []
     assert nines, "9 cards can be free of UltraSets, so the search is not vacuous"

@@ -7,8 +7,8 @@ import datetime
 import pytest
 
 from setgame import card_names, count_sets, find_sets
-from setgame.variants import PuzzleError, daily_puzzle, find_variant, parse_day
-from setgame.variants.puzzle import draw, make_puzzle
+from setgame.rules.puzzle import PuzzleError, daily_puzzle, draw, make_puzzle, parse_day
+from setgame.rules.variants import find_variant
 
 DAY = datetime.date(2026, 11, 22)
 

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from setgame import find_sets
-from setgame.variants import VARIANTS, VariantError, decks, find_variant, kinds
-from setgame.variants.decks import STANDARD
-from setgame.variants.flaws import LinkFlaw, SetFlaw
-from setgame.variants.flows import FLOWS, NORMAL
-from setgame.variants.registry import CLASSIC, Variant
+from setgame.rules import decks, kinds
+from setgame.rules.decks import STANDARD
+from setgame.rules.flaws import LinkFlaw, SetFlaw
+from setgame.rules.flows import FLOWS, NORMAL
+from setgame.rules.variants import CLASSIC, VARIANTS, Variant, VariantError, find_variant
 
 ISSUE_NAMES = [
     "Classic", "Junior", "Set-Chain", "UltraSet", "UltraSet-Chain", "Ultra9", "MegaSet",

@@ -14,8 +14,8 @@ False
 
 from __future__ import annotations
 
-from setgame.batch import find_sets_batch
-from setgame.cards import (
+from setgame.analysis.batch import find_sets_batch
+from setgame.rules.cards import (
     ATTRIBUTE_NAMES,
     CARDS,
     COLOR,
@@ -38,8 +38,7 @@ from setgame.cards import (
     parse_cards,
     parse_deck,
 )
-from setgame.i18n import LANGUAGES, card_label
-from setgame.sets import (
+from setgame.rules.sets import (
     Flaw,
     Triple,
     count_sets,
@@ -50,6 +49,7 @@ from setgame.sets import (
     iter_sets,
     third_card,
 )
+from setgame.words.i18n import LANGUAGES, card_label
 
 __version__ = "0.1.0"
 

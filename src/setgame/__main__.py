@@ -1,3 +1,3 @@
-from setgame.cli import main
+from setgame.cli.main import main
 
 main()

@@ -23,7 +23,7 @@ from browser.browserkit import (
     start,
     table,
 )
-from setgame.i18n import LANGUAGES
+from setgame.words.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 
@@ -224,7 +224,7 @@ def test_variant_rooms_pass_axe(
 ) -> None:
     """Set-Chain with its previous set shown apart, Memory with face-down and turned cards,
     Puzzle with a group found, and MegaSet's 4-row table."""
-    from setgame.variants import find_variant
+    from setgame.rules.variants import find_variant
 
     chain = find_variant("set-chain")
     page = a11y_page(theme)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.browserkit import create_room
-from setgame import catalog
+from setgame.words import catalog
 
 pytestmark = pytest.mark.browser
 

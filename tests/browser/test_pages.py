@@ -12,8 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.browserkit import create_room, finish_solo_game, join, start
-from setgame import catalog, parse_card
-from setgame.i18n import LANGUAGES, card_label
+from setgame import parse_card
+from setgame.words import catalog
+from setgame.words.i18n import LANGUAGES, card_label
 
 pytestmark = pytest.mark.browser
 

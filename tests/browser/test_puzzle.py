@@ -1,6 +1,6 @@
 """The daily puzzle page (/puzzle, issue 10): the day's 12 cards, played as a solo room of the
 variant ``puzzle`` through the real server; the test finds the sets from the cards the page
-shows (``setgame.sets``) and clicks them in Chromium."""
+shows (``setgame.rules.sets``) and clicks them in Chromium."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from browser.browserkit import not_a_set, puzzle_keys, solve_puzzle, table
 from setgame import card_names, find_sets, parse_cards
-from setgame.variants.puzzle import daily_puzzle, parse_day
+from setgame.rules.puzzle import daily_puzzle, parse_day
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
 from browser.browserkit import create_room, phase, play_round, seat, start
-from setgame import ratings as rating
+from setgame.analysis import ratings as rating
 
 pytestmark = pytest.mark.browser
 

@@ -27,7 +27,7 @@ from browser.browserkit import (
     wait_table,
 )
 from setgame import explain, parse_cards
-from setgame.i18n import flaw_text
+from setgame.words.i18n import flaw_text
 
 pytestmark = pytest.mark.browser
 
@@ -209,7 +209,7 @@ def test_fair_call_wait_and_missed_set_in_the_page_language(
 ) -> None:
     """A refused call during the fair-call cooldown gives the seconds left (Russian
     decimals), and cards dealt after a "no set" vote name the set that was missed."""
-    from setgame.game import Settings
+    from setgame.rules.game import Settings
 
     if "lockout_lift" not in Settings.__dataclass_fields__:
         pytest.skip("the engine's fair call and missed set are not merged yet")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from setgame.i18n import LANGUAGES
-from setgame.variants.decks import FOURSET, MEGASET
+from setgame.rules.decks import FOURSET, MEGASET
+from setgame.words.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@ in two browser contexts play Set-Chain, UltraSet and Memory; one plays Memory, M
 Puzzle alone; the home form offers every variant of the registry; a chain game replays.
 
 The right cards are computed from what the page shows (``#table [data-card]``, the previous
-set ``#previous [data-card]``, face-down cards ``[data-down]``) with ``setgame.variants``.
+set ``#previous [data-card]``, face-down cards ``[data-down]``) with ``setgame.rules.variants``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browserkit import create_room, join, phase, score, seat, start, take, wait_score
-from setgame.i18n import flaw_text
-from setgame.variants import VARIANTS, find_variant
-from setgame.variants.registry import Variant
+from setgame.rules.variants import VARIANTS, Variant, find_variant
+from setgame.words.i18n import flaw_text
 
 pytestmark = pytest.mark.browser
 
@@ -374,9 +373,9 @@ def test_ultraset_chain_says_how_many_cards_of_the_previous_set_in_each_language
 def memory_replay() -> dict[str, Any]:
     """The replay (as GET /api/games/<id>/replay answers it) of a Memory game alone: the
     deal, two cards turned up, then a third that misses; the views are a spectator's."""
-    from setgame.actions import Action, Join, Start, Turn
-    from setgame.event_words import annotate
-    from setgame.game import Game, Settings
+    from setgame.rules.actions import Action, Join, Start, Turn
+    from setgame.rules.game import Game, Settings
+    from setgame.words.event_words import annotate
 
     game = Game(Settings(variant="memory", mode="solo"), 7)
     actions: list[Action] = [Join(at=0, player="p1", name="Mo"), Start(at=1, player="p1")]

@@ -25,7 +25,7 @@ from browser.browserkit import (
     wait_score,
 )
 from setgame import explain, is_set, parse_cards
-from setgame.i18n import LANGUAGES
+from setgame.words.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 

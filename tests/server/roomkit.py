@@ -7,13 +7,13 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from setgame.cards import card_names
+from setgame.rules.cards import card_names
+from setgame.rules.sets import find_sets
 from setgame.server.limits import Limits
 from setgame.server.protocol import RoomSettings
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
 from setgame.server.storage import Storage
-from setgame.sets import find_sets
 
 
 class FakeConnection:

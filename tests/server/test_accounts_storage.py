@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from setgame.ratings import NEW, Placing, rate
+from setgame.analysis.ratings import NEW, Placing, rate
 from setgame.server.accounts import ANONYMOUS, Accounts
 from setgame.server.names import NameRefused
 from setgame.server.players import Outcome, RatingKeeper, SeatResult

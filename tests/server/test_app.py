@@ -15,9 +15,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from setgame.cards import parse_card
+from setgame.rules.cards import parse_card
+from setgame.rules.sets import find_sets, is_set
 from setgame.server.protocol import MAX_FRAME, schemas
-from setgame.sets import find_sets, is_set
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 Msg = dict[str, Any]
@@ -183,7 +183,9 @@ async def test_unknown_room_and_game(http: httpx.AsyncClient) -> None:
 
 
 async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
-    from setgame.i18n import (
+    from setgame.rules.decks import DECKS
+    from setgame.rules.sets import Flaw
+    from setgame.words.i18n import (
         LANGUAGES,
         attribute_name,
         card_label,
@@ -191,8 +193,6 @@ async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
         flaw_text,
         value_name,
     )
-    from setgame.sets import Flaw
-    from setgame.variants import DECKS
 
     for lang in LANGUAGES:
         words = (await http.get(f"/api/words/{lang}")).json()
@@ -213,7 +213,7 @@ async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
 
 
 async def test_ui_strings_are_served_from_the_catalog(http: httpx.AsyncClient) -> None:
-    from setgame import catalog
+    from setgame.words import catalog
 
     for lang in catalog.LANGUAGES:
         response = await http.get(f"/i18n/{lang}.json")

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from setgame.game import Call, Game, GameError, Join, NoSet, Pick, Settings, Start
+from setgame.rules.game import Call, Game, GameError, Join, NoSet, Pick, Settings, Start
+from setgame.rules.variants import VARIANTS
 from setgame.server import protocol as p
 from setgame.server.fanout import Fanout
-from setgame.variants import VARIANTS
 
 PLAYERS = ("a", "b", "c")
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from setgame import card_name, find_sets, parse_cards
-from setgame.ratings import NEW, Placing, Rating, bot_rating, rate
+from setgame.analysis.ratings import NEW, Placing, Rating, bot_rating, rate
 from setgame.server.account_tables import player_games, ratings
 from setgame.server.app import build
 from setgame.server.limits import Limits

@@ -17,9 +17,9 @@ from typing import Any, Protocol
 import pytest
 
 from setgame import explain, is_set, parse_card
-from setgame.catalog import LANGUAGES
-from setgame.i18n import explain_text
 from setgame.server.client import Client, Message, ServerError, create_room, table_sets
+from setgame.words.catalog import LANGUAGES
+from setgame.words.i18n import explain_text
 
 NAMES = ("Ann", "Bob", "Cid")
 

@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from setgame.cards import parse_card
+from setgame.rules.cards import parse_card
+from setgame.rules.sets import find_sets
 from setgame.server.puzzle import PAST_MAX_AGE, answer
-from setgame.sets import find_sets
 
 UTC = datetime.UTC
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from setgame.game import GameError
+from setgame.rules.game import GameError
 from setgame.server.bounds import ADDRESSES
 from setgame.server.client import Client, ServerError
 from setgame.server.limits import Limits

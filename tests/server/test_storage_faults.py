@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from setgame.game import GameError
+from setgame.rules.game import GameError
 from setgame.server.client import Client, ClientError
 from setgame.server.protocol import RoomSettings
 from setgame.server.storage import Storage, StorageError

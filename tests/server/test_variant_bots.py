@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from setgame import bots
+from setgame.bots import policy as bots
 from setgame.server.bots import BotPlayers, Sightings
 from setgame.server.protocol import RoomSettings
 from setgame.server.rooms import Room
@@ -89,7 +89,7 @@ async def test_a_bot_finds_every_group_of_the_daily_puzzle(
 def test_sightings_remember_turned_cards_and_forget_when_the_table_changes() -> None:
     class Stub:
         def __init__(self) -> None:
-            from setgame.game import Game, Settings
+            from setgame.rules.game import Game, Settings
 
             self.game = Game(Settings(variant="memory"), 1)
             self.recent: list[tuple[int, list[dict[str, Any]]]] = []

@@ -15,11 +15,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from setgame import game as engine
+from setgame.rules import game as engine
+from setgame.rules.decks import Deck
+from setgame.rules.variants import find_variant
 from setgame.server.client import Client, Message, ServerError, create_room, table_groups
 from setgame.server.protocol import RoomSettings
 from setgame.server.storage import games, rooms
-from setgame.variants import Deck, find_variant
 
 from .roomkit import FakeConnection, registry
 

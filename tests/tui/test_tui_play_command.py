@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from setgame.cli import main
+from setgame.cli.main import main
 
 
 def _setgame(

@@ -11,8 +11,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 
-from setgame.cards import parse_card
-from setgame.sets import explain
+from setgame.rules.cards import parse_card
+from setgame.rules.sets import explain
 from setgame.tui.app import SetApp, no_color_wanted
 from setgame.tui.widgets import CardView
 from tui.tuikit import FakeClock, make_app, message, table, wait_shown_whole

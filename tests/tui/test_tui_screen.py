@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from setgame.cards import parse_card
-from setgame.i18n import card_label
+from setgame.rules.cards import parse_card
 from setgame.tui import build_app
 from setgame.tui.strings import tr
 from setgame.tui.widgets import (
@@ -19,6 +18,7 @@ from setgame.tui.widgets import (
     card_glyphs,
     card_text,
 )
+from setgame.words.i18n import card_label
 from tui.tuikit import FakeClock, make_app, table
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from setgame.cards import parse_card
-from setgame.i18n import explain_text
-from setgame.sets import explain
+from setgame.rules.cards import parse_card
+from setgame.rules.sets import explain
 from setgame.tui.app import SetApp
 from setgame.tui.strings import format_clock
+from setgame.words.i18n import explain_text
 from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, table
 
 
@@ -162,7 +162,7 @@ async def test_practice_hints_reveal_a_set_card_by_card(clock: FakeClock) -> Non
         assert all(
             app.query_one(f"#card-{table(app).index(c)}").has_class("hinted") for c in hinted
         )
-        from setgame.sets import is_set
+        from setgame.rules.sets import is_set
 
         assert is_set(*(parse_card(c) for c in hinted))
         await pilot.press(*keys_for(app, tuple(hinted)))

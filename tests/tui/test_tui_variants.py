@@ -2,7 +2,7 @@
 daily puzzle to its end, Memory's face-down cards, and the faces of the variants' decks.
 
 The player's claims are computed from what the screen's view shows, with
-:mod:`setgame.variants` (as a player reads the table), never from the engine's state.
+:mod:`setgame.rules.variants` (as a player reads the table), never from the engine's state.
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ from typing import Any
 
 import pytest
 
-from setgame.i18n import explain_text
+from setgame.rules.decks import DECKS
+from setgame.rules.puzzle import daily_puzzle, parse_day
+from setgame.rules.variants import find_variant
 from setgame.server.client import Client, create_room
 from setgame.tui.app import SetApp
 from setgame.tui.face import BORDER_MARKS, _symbol_block, card_text
 from setgame.tui.remote import RemoteSession
 from setgame.tui.strings import PREVIOUS_KEYS, event_message
 from setgame.tui.widgets import KEYS, CardView
-from setgame.variants import DECKS, daily_puzzle, find_variant, parse_day
+from setgame.words.i18n import explain_text
 from tui.tuikit import FakeClock, make_app, me, message
 
 DAY = "2026-11-22"

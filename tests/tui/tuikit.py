@@ -7,8 +7,8 @@ from typing import Any
 
 from textual.geometry import Region
 
-from setgame.cards import parse_card
-from setgame.sets import explain, find_sets, is_set
+from setgame.rules.cards import parse_card
+from setgame.rules.sets import explain, find_sets, is_set
 from setgame.tui.app import SetApp
 from setgame.tui.local import LocalSession
 from setgame.tui.widgets import KEYS

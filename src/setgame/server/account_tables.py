@@ -70,7 +70,7 @@ solo_games = sa.Table(
 ratings = sa.Table(
     "ratings",
     metadata,
-    # the current rating of an account in one family (setgame.ratings)
+    # the current rating of an account in one family (setgame.analysis.ratings)
     sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("family", sa.String(16), primary_key=True),
     sa.Column("mu", sa.Float, nullable=False),

@@ -27,10 +27,10 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from setgame import catalog, i18n
-from setgame.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.event_words import annotate
-from setgame.game import Game, GameError, Settings
+from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
+from setgame.rules.decks import DECKS
+from setgame.rules.game import Game, GameError, Settings
+from setgame.rules.sets import Flaw
 from setgame.server import account_api, memory
 from setgame.server import players as people
 from setgame.server import protocol as p
@@ -49,8 +49,8 @@ from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import ENGINE_FIELDS
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
-from setgame.sets import Flaw
-from setgame.variants import DECKS
+from setgame.words import catalog, i18n
+from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
 
@@ -393,7 +393,7 @@ def _messages_json(lang: str) -> bytes:
 
 @functools.cache
 def words_of(lang: str) -> dict[str, Any]:
-    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.i18n``): the
+    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.words.i18n``): the
     name of every card of every deck, so that the browser composes none (built once per
     process and language)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}

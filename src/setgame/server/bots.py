@@ -1,6 +1,6 @@
 """Computer opponents on the server: one asyncio task per bot seat.
 
-The policy is :class:`setgame.bots.Bot`; this module only carries its plans
+The policy is :class:`setgame.bots.policy.Bot`; this module only carries its plans
 out, through the same room actions a person's messages use (so the room checks
 and orders them like anyone's). A bot re-plans whenever what it sees changes and
 waits while someone else holds the board.
@@ -19,9 +19,9 @@ import functools
 import logging
 from typing import Any, Final
 
-from setgame.bots import Bot, Plan
-from setgame.cards import Card
-from setgame.game import GameError
+from setgame.bots.policy import Bot, Plan
+from setgame.rules.cards import Card
+from setgame.rules.game import GameError
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
 

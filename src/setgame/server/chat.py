@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from setgame.game import GameError
+from setgame.rules.game import GameError
 from setgame.server import protocol as p
 from setgame.server.chat_tables import chat_lines
 from setgame.server.rooms import Connection, Room
@@ -179,12 +179,13 @@ def check_text(text: str) -> str:
     >>> check_text("a" * 201)
     Traceback (most recent call last):
     ...
-    setgame.errors.GameError: a chat message holds at most 200 characters, this one 201: \
+    setgame.rules.errors.GameError: a chat message holds at most 200 characters, this one 201: \
 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'
     >>> check_text("ring\\x07")
     Traceback (most recent call last):
     ...
-    setgame.errors.GameError: a chat message may not hold control characters (U+0007): 'ring\\x07'
+    setgame.rules.errors.GameError: a chat message may not hold control characters (U+0007): \
+'ring\\x07'
     """
     clean = text.strip()
     if not clean:

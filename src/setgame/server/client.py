@@ -35,9 +35,9 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
-from setgame.cards import card_name, parse_card
-from setgame.sets import find_sets
-from setgame.variants import find_variant
+from setgame.rules.cards import card_name, parse_card
+from setgame.rules.sets import find_sets
+from setgame.rules.variants import find_variant
 
 Message = dict[str, Any]
 """A decoded server message: a JSON object with a ``type``."""

@@ -1,7 +1,7 @@
 """One server message for every viewer of a room, encoded once.
 
 The views a room sends with an update differ only in a few keys of ``state``
-(:meth:`setgame.game.Game.own_view`: who the viewer is, their own time penalty). Building
+(:meth:`setgame.rules.game.Game.own_view`: who the viewer is, their own time penalty). Building
 and encoding the whole view once per viewer was most of the server's work per action, so
 :class:`Fanout` encodes the message once with a mark in place of each such value and, per
 viewer, joins the encoded pieces around that viewer's own values. The text is the same,

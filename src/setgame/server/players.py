@@ -1,5 +1,6 @@
 """Players who come back: each finished game of a signed-in player is recorded, rated games
-move the ratings (``setgame.ratings``), and ``GET /api/players/<name>`` answers the figures.
+move the ratings (``setgame.analysis.ratings``), and ``GET /api/players/<name>`` answers the
+figures.
 
 A multiplayer game is **rated** when its room allows it (the room setting ``rated``: true,
 false, or absent: rated when every person in it is signed in), its variant has a rating
@@ -37,8 +38,8 @@ import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from setgame import game as engine
-from setgame import ratings as rating
+from setgame.analysis import ratings as rating
+from setgame.rules import game as engine
 from setgame.server.account_tables import (
     account_seats,
     accounts,

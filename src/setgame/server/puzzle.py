@@ -1,6 +1,6 @@
 """``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone (issue 10).
 
-The table is :func:`setgame.variants.daily_puzzle` of the date; the answer is only the date
+The table is :func:`setgame.rules.puzzle.daily_puzzle` of the date; the answer is only the date
 and the cards, never the sets or how many there are beyond what the puzzle promises (6).
 The engine has no clock, so the server decides what "today" is: UTC, and a day after it
 is refused (its puzzle is not out yet).
@@ -21,8 +21,8 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from setgame.cards import card_names
-from setgame.variants import PuzzleError, daily_puzzle, parse_day
+from setgame.rules.cards import card_names
+from setgame.rules.puzzle import PuzzleError, daily_puzzle, parse_day
 
 PAST_MAX_AGE: Final = 365 * 86400
 """Seconds a past day's answer may be cached: it never changes."""

@@ -22,8 +22,8 @@ from typing import Any, Final
 
 import msgspec
 
-from setgame import game as engine
-from setgame.ratings import FAMILIES
+from setgame.analysis.ratings import FAMILIES
+from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits

@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from setgame import game as engine
-from setgame.cards import CardError
-from setgame.event_words import annotate
+from setgame.rules import game as engine
+from setgame.rules.cards import CardError
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
 from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
+from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +355,7 @@ class Room:
     async def act(self, build: Callable[[float], engine.Action]) -> list[dict[str, Any]]:
         """Apply the action ``build(now)`` in order; persist it; broadcast it.
 
-        Raises :class:`setgame.game.GameError` when the rules refuse it (nothing changes).
+        Raises :class:`setgame.rules.game.GameError` when the rules refuse it (nothing changes).
         """
         async with self.lock:
             self._check_alive()

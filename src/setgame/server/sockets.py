@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from setgame.game import GameError
+from setgame.rules.game import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
 from setgame.server.chat import chat_of

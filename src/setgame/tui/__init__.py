@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from setgame.i18n import check_language
+from setgame.words.i18n import check_language
 
 if TYPE_CHECKING:
     from setgame.tui.app import SetApp

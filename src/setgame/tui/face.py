@@ -22,8 +22,8 @@ from typing import Final
 
 from rich.text import Text
 
-from setgame.i18n import card_words
-from setgame.variants.decks import DECKS, STANDARD, Deck
+from setgame.rules.decks import DECKS, STANDARD, Deck
+from setgame.words.i18n import card_words
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
 GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))

@@ -16,10 +16,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from setgame.bots import Bot, Plan
-from setgame.cards import Card
-from setgame.game import Call, Event, Game, GameError, Join, NoSet, Pick, Settings, Start, Turn
-from setgame.variants import Variant, find_variant
+from setgame.bots.policy import Bot, Plan
+from setgame.rules.cards import Card
+from setgame.rules.game import (
+    Call,
+    Event,
+    Game,
+    GameError,
+    Join,
+    NoSet,
+    Pick,
+    Settings,
+    Start,
+    Turn,
+)
+from setgame.rules.variants import Variant, find_variant
 
 YOU = "you"
 MODES = ("solo", "practice", "bots")

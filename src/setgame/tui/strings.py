@@ -1,7 +1,7 @@
 """The terminal game's own words: the key lines, the holder bar, the status bar's modes.
 Every sentence about the game (events, results, refusals) comes from
-:mod:`setgame.event_words`, card names and flaws from :mod:`setgame.i18n`; all of them
-from the gettext catalog (:mod:`setgame.catalog`).
+:mod:`setgame.words.event_words`, card names and flaws from :mod:`setgame.words.i18n`; all of them
+from the gettext catalog (:mod:`setgame.words.catalog`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from setgame.catalog import N_, ngettext
-from setgame.event_words import (
+from setgame.words.catalog import N_, ngettext
+from setgame.words.event_words import (
     connection_message,
     cooldown_left,
     error_message,

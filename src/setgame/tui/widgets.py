@@ -16,8 +16,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from setgame.catalog import ngettext, pgettext
-from setgame.i18n import card_words
+from setgame.rules.decks import STANDARD, Deck
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
     MODE_NAMES,
@@ -30,7 +29,8 @@ from setgame.tui.strings import (
     seconds_text,
     tr,
 )
-from setgame.variants.decks import STANDARD, Deck
+from setgame.words.catalog import ngettext, pgettext
+from setgame.words.i18n import card_words
 
 #: The key of each table position, in table order: digits, then letters that
 #: leave Space, h, n, q, y and the previous set's keys to the commands.

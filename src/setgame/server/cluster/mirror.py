@@ -3,9 +3,10 @@
 The engine is deterministic from the seed and the actions, so a mirror holds a replica of
 the owner's game: it applies each committed action the owner publishes (in version order)
 and builds its own connections' views and updates itself, exactly as the owner would. The
-players' requests go to the owner (:meth:`Node.relay`), which orders, checks and commits
-them; nothing here writes to the database. A gap in the versions (a message lost, a new
-game) is filled from the database, where the owner committed before it published.
+players' requests go to the owner (the cluster node's :meth:`Relay.relay`), which orders,
+checks and commits them; nothing here writes to the database. A gap in the versions (a
+message lost, a new game) is filled from the database, where the owner committed before it
+published.
 """
 
 from __future__ import annotations
@@ -13,16 +14,21 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-from setgame import game as engine
+from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.chat import RoomChat, stored_lines, use_chat
 from setgame.server.rooms import Connection, Room, Seat, _seated, hash_token
 from setgame.server.storage import RoomRecord, Storage
 
-if TYPE_CHECKING:
-    from setgame.server.cluster.node import Node
+
+class Relay(Protocol):
+    """What a mirror needs of the cluster node that holds it (``setgame.server.cluster.node``,
+    which imports this module): a way to pass its players' requests to the room's owner."""
+
+    async def relay(self, room: MirrorRoom, op: str, **fields: Any) -> None:
+        """Ask the owner of ``room`` to do ``op``; its refusal is raised as a GameError."""
 
 
 HERE_TRIES: Final = 5
@@ -32,7 +38,7 @@ HERE_RETRY: Final = 0.3
 class MirrorRoom(Room):
     """A replica of a room another process (``owner``) owns."""
 
-    def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage, node: Node) -> None:
+    def __init__(self, rid: str, settings: p.RoomSettings, storage: Storage, node: Relay) -> None:
         super().__init__(rid, settings, storage)
         self.node = node
         self.owner: str | None = None

@@ -26,7 +26,7 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 import sqlalchemy as sa
 
-from setgame import game as engine
+from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.chat import chat_of
 from setgame.server.cluster.lease import (

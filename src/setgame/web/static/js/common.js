@@ -84,7 +84,7 @@ export function deckName(spec) {
 }
 
 // A card's name in the page language: the server's words (/api/words) name every card of
-// every deck (setgame.i18n.card_words); the page composes none.
+// every deck (setgame.words.i18n.card_words); the page composes none.
 export function cardLabel(code) {
   return words.cards[code] || code;
 }

@@ -1,4 +1,4 @@
-// Game events (see src/setgame/game.py) in the page language, and what the
+// Game events (see src/setgame/rules/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
 import { fmt, lang, t, tn } from "./common.js";
@@ -8,7 +8,7 @@ const labels = (codes) => (codes || []).map(cardName).join(", ");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-// A wrong call: the server's verdict in the page language (setgame.event_words words it from
+// A wrong call: the server's verdict in the page language (setgame.words.event_words words it from
 // the event's flaws, for every client alike: docs/protocol.md), then what it cost.
 function wrongText(ev, who) {
   const costs = [];

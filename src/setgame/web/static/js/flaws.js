@@ -1,6 +1,6 @@
 // The variants' words the pages show beside the game: the chain rule and each variant's
-// description (the words module's keys, src/setgame/flaw_words.py). A wrong call's flaws are
-// not worded here: the server sends their verdict with the event (setgame.event_words).
+// description (the words module's keys, src/setgame/words/flaw_words.py). A wrong call's flaws are
+// not worded here: the server sends their verdict with the event (setgame.words.event_words).
 
 import { t, tn } from "./common.js";
 

@@ -1,4 +1,4 @@
-// The thirteen variants of setgame.variants.VARIANTS, as the home form offers them
+// The thirteen variants of setgame.rules.variants.VARIANTS, as the home form offers them
 // (a browser test checks this list against the registry). A room's own variant comes
 // with its view (`state.variant`); the page needs this list only to create rooms.
 // Titles are proper names and stay as they are in every language.

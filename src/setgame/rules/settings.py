@@ -1,0 +1,123 @@
+"""Room settings: where the rulebooks differ (RULES.md), and which variant is played.
+
+Each setting is checked when the settings are made, so a :class:`Settings` is always valid;
+a bad value is a :class:`~setgame.rules.errors.GameError` ``bad_setting`` quoting it. The variant
+settings (issue 10, ``docs/variants.md``): ``variant`` (stored by its canonical name),
+``table`` (cards dealt, 0 for the variant's size) and ``day`` (the daily puzzle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Final
+
+from setgame.rules import decks as variant_decks
+from setgame.rules.cards import CardError, parse_deck
+from setgame.rules.errors import GameError
+from setgame.rules.puzzle import PuzzleError, parse_day
+from setgame.rules.variants import PUZZLE, Variant, VariantError, find_variant
+
+MODES: Final = ("multi", "solo", "practice")
+PENALTIES: Final = ("point", "lockout", "both", "none")
+NO_SET_RULES: Final = ("vote", "auto")
+ROUND_RULES: Final = ("match", "single")
+LOCKOUT_LIFTS: Final = ("set", "set_or_cards")  # R10: 002 and 000's option; 003
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Room settings where the rulebooks differ (see RULES.md)."""
+
+    mode: str = "multi"
+    penalty: str = "point"
+    no_set: str = "vote"
+    deck: str = "full"
+    pick_seconds: float = 5.0
+    rounds: str = "match"
+    lockout_lift: str = "set"
+    variant: str = "classic"  # any spelling find_variant reads; stored canonical
+    table: int = 0  # cards dealt: 0 is the variant's table size
+    day: str = ""  # puzzle: "YYYY-MM-DD" plays that day's daily puzzle
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("mode", MODES),
+            ("penalty", PENALTIES),
+            ("no_set", NO_SET_RULES),
+            ("rounds", ROUND_RULES),
+            ("lockout_lift", LOCKOUT_LIFTS),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise GameError(
+                    "bad_setting", f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        try:
+            parse_deck(self.deck)
+        except CardError as exc:
+            raise GameError("bad_setting", str(exc)) from None
+        seconds = self.pick_seconds
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 1 <= seconds <= 60
+        ):
+            raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
+        _check_variant(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        # Not dataclasses.asdict: it deep-copies field by field, and every view sent to every
+        # player carries the settings (a third of the view's time in the load benchmark).
+        return {name: getattr(self, name) for name in _SETTING_NAMES}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise GameError("bad_setting", f"unknown setting(s): {unknown!r}")
+        return cls(**data)
+
+    @property
+    def solitary(self) -> bool:
+        """Solo and practice: one player, no call."""
+        return self.mode != "multi"
+
+
+_SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
+
+
+def _check_variant(settings: Settings) -> None:
+    """The variant settings (issue 10): a known variant (stored by its canonical name), a
+    table size it offers, a daily puzzle day only for the puzzle, and a deck filter only on
+    the standard deck."""
+    try:
+        variant = find_variant(settings.variant)
+    except VariantError as exc:
+        raise GameError("bad_setting", str(exc)) from None
+    object.__setattr__(settings, "variant", variant.name)  # frozen: canonical once, here
+    sizes = (variant.table_size, *variant.table_sizes)
+    table = settings.table
+    if isinstance(table, bool) or not isinstance(table, int) or table not in (0, *sizes):
+        raise GameError(
+            "bad_setting",
+            f"table must be 0 or {' or '.join(map(str, sizes))} for {variant.title}, not {table!r}",
+        )
+    if settings.day != "":
+        if (variant.deck, variant.kind, variant.flow) != (PUZZLE.deck, PUZZLE.kind, PUZZLE.flow):
+            raise GameError("bad_setting", f"day {settings.day!r} needs the puzzle variant")
+        try:
+            parse_day(settings.day)
+        except PuzzleError as exc:
+            raise GameError("bad_setting", f"day: {exc}") from None
+    if variant.deck is not variant_decks.STANDARD and settings.deck.strip().lower() != "full":
+        raise GameError(
+            "bad_setting",
+            f"deck {settings.deck!r} filters the standard deck: {variant.title} needs 'full'",
+        )
+
+
+def variant_of(settings: Settings) -> Variant:
+    """The variant the settings name."""
+    return find_variant(settings.variant)
