@@ -12,6 +12,8 @@ the same sentence and composes none itself.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -363,5 +365,14 @@ def annotate(events: list[dict[str, Any]], variant: Variant) -> list[dict[str, A
     five short texts, on a wrong call only."""
     for event in events:
         if event.get("type") == "wrong_call" and event.get("flaws"):
-            event["verdict"] = {lang: verdict_text(event, variant, lang) for lang in LANGUAGES}
+            flaws = json.dumps(event["flaws"], sort_keys=True)
+            event["verdict"] = dict(_verdicts(variant, flaws))
     return events
+
+
+@functools.lru_cache(maxsize=4096)
+def _verdicts(variant: Variant, flaws: str) -> tuple[tuple[str, str], ...]:
+    """The five verdicts on a pick with these flaws (a JSON text), worded once: a room's
+    wrong calls repeat few flaws, and a server restores rooms by replaying their logs."""
+    event = {"flaws": json.loads(flaws)}
+    return tuple((lang, verdict_text(event, variant, lang)) for lang in LANGUAGES)
