@@ -139,11 +139,11 @@ VIEW = {"you": "a", "mode": "multi", "players": [
 ]}  # fmt: skip
 
 TIES = {
-    "en": ("Game over. Bob won.", "Game over. Bob, Cy won."),
-    "ru": ("Игра окончена. Побеждает Bob.", "Игра окончена. Побеждают Bob, Cy."),
-    "pl": ("Koniec gry. Wygrywa Bob.", "Koniec gry. Wygrywają Bob, Cy."),
-    "it": ("Partita finita. Vince Bob.", "Partita finita. Vincono Bob, Cy."),
-    "de": ("Spiel vorbei. Bob gewinnt.", "Spiel vorbei. Bob, Cy gewinnen."),
+    "en": ("Game over. Winner: Bob", "Game over. Winners: Bob, Cy"),
+    "ru": ("Игра окончена. Побеждает Bob", "Игра окончена. Побеждают Bob, Cy"),
+    "pl": ("Koniec gry. Wygrywa Bob", "Koniec gry. Wygrywają Bob, Cy"),
+    "it": ("Partita finita. Vince Bob", "Partita finita. Vincono Bob, Cy"),
+    "de": ("Spiel vorbei. Es gewinnt Bob", "Spiel vorbei. Es gewinnen Bob, Cy"),
 }
 
 

@@ -40,7 +40,7 @@ async def test_r14_a_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
         assert saw_bot_hold and saw_round_over
         totals = {p["id"]: p["total"] for p in app.view["players"]}
         assert totals["you"] > 0 and totals["bot1"] > 0
-        assert message(app).splitlines()[-1].startswith("Game over.") and "won" in message(app)
+        assert message(app).splitlines()[-1].startswith("Game over.") and "Winner" in message(app)
         assert "Round 2/2" in str(app.status_bar.content)
         await pilot.press("enter")  # a new match, same seats
         assert app.view["phase"] == "playing" and app.view["round"] == 1

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from setgame.rules.variants import CLASSIC, Variant, VariantError, find_variant
+from setgame.words import flaw_words
 from setgame.words.catalog import LANGUAGES, N_, check_language, format_number, gettext, ngettext
 from setgame.words.i18n import explain_text
 
@@ -104,7 +105,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang, view)
     if kind == "left" and not mine:
-        return tr("{name} left the game", lang, name=name)
+        return tr("ev.left", lang, name=name)
     if kind == "presence" and not mine and _seated(view, player):
         # the server also reports the connection of a seat that has just left: not a drop
         if event.get("connected"):
@@ -124,13 +125,13 @@ def _taken(
         if mine:
             text = tr("A set! {cards}", lang, cards=cards)
         else:
-            text = tr("{name} found a set: {cards}", lang, name=name, cards=cards)
+            text = tr("ev.set", lang, name=name) + ": " + cards
     elif mine:
         text = tr("Found! {cards}", lang, cards=cards)
     else:
         text = tr("{name} found: {cards}", lang, name=name, cards=cards)
     if event.get("reshuffled"):  # Shuffle
-        text += "\n" + tr("The table is shuffled into the deck and dealt anew.", lang)
+        text += "\n" + tr("ev.reshuffled", lang) + "."
     return text
 
 
@@ -177,7 +178,7 @@ def connection_message(event: Mapping[str, Any], lang: str) -> str:
 def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
     scores = event.get("scores")
     if not isinstance(scores, Mapping) or not scores:
-        return tr("Round {round} over", lang, round=event.get("round", 1))
+        return tr("ev.roundover", lang, n=event.get("round", 1))
     said = ", ".join(f"{names.get(str(pid), str(pid))} {score}" for pid, score in scores.items())
     return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
 
@@ -294,14 +295,12 @@ def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -
             text += " " + tr("Penalties included: {seconds}.", lang, seconds=seconds)
         return text
     winners = [names.get(str(w), str(w)) for w in event.get("winners") or ()]
-    # ties share the win: the verb agrees with the number of winners
-    return ngettext(
-        lang,
-        "Game over. {winners} won.",
-        "Game over. {winners} won.",
-        len(winners),
-        winners=", ".join(winners),
-    )
+    # ties share the win: worded for as many winners as there are (the web's message too)
+    return ngettext(lang, *MATCH_OVER, len(winners), names=", ".join(winners))
+
+
+#: The match's end, a plural on the number of winners (the keyword ``tn:1,2`` extracts it).
+MATCH_OVER: Final = flaw_words.tn("ev.matchover.one", "ev.matchover.other")
 
 
 #: Engine and server error codes the screen words itself (the web client's messages where it
