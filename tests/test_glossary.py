@@ -111,7 +111,7 @@ def test_the_glossary_check_finds_a_synonym() -> None:
     old = {
         ("lockout", "de"): "Du setzt aus, bis ein anderer Spieler ein SET findet.",
         ("calling SET", "de"): "{n} falsche Wahlen",
-        ("calling SET", "pl"): "Zgłosiłeś SET i go nie znalazłeś",
+        ("calling SET", "pl"): "Kara za błędne zgłoszenie; Najpierw zawołaj SET.",
         ("lockout", "it"): "fermo",
         ("replay", "it"): "Replay",
         ("the game's word (the call, a group)", "de"): "Zuletzt gefundenes Set",
