@@ -84,7 +84,7 @@ _DROP: Final = frozenset("ZPSCM")
 """Unicode categories removed from a key: separators, punctuation, symbols, controls and
 invisible format characters, combining marks (after NFD, the accents)."""
 BOT_WORDS: Final = ("Bot", "Бот")
-"""What computer players are called, in every language of the clients ("Bot {n}" in the
+"""What computer players are called, in every language of the clients ("bot.name" in the
 catalog: "Бот {n}" in Russian, "Bot {n}" in the others)."""
 
 

@@ -23,7 +23,7 @@ from typing import Final
 from rich.text import Text
 
 from setgame.rules.decks import DECKS, STANDARD, Deck
-from setgame.tui.deckwords import card_words
+from setgame.words.i18n import card_words
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
 GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))
