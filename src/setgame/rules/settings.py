@@ -2,7 +2,7 @@
 
 Each setting is checked when the settings are made, so a :class:`Settings` is always valid;
 a bad value is a :class:`~setgame.rules.errors.GameError` ``bad_setting`` quoting it. The variant
-settings (issue 10, ``docs/variants.md``): ``variant`` (stored by its canonical name),
+settings (``docs/variants.md``): ``variant`` (stored by its canonical name),
 ``table`` (cards dealt, 0 for the variant's size) and ``day`` (the daily puzzle).
 """
 
@@ -89,7 +89,7 @@ _SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
 
 
 def _check_variant(settings: Settings) -> None:
-    """The variant settings (issue 10): a known variant (stored by its canonical name), a
+    """The variant settings: a known variant (stored by its canonical name), a
     table size it offers, a daily puzzle day only for the puzzle, and a deck filter only on
     the standard deck."""
     try:

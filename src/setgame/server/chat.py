@@ -1,4 +1,4 @@
-"""Room chat: players and spectators talk beside the table (issue 11).
+"""Room chat: players and spectators talk beside the table.
 
 A message is plain text of at most :data:`MAX_CHARS` characters, without control
 characters; each connection may send a burst of :data:`BURST` and then one every

@@ -1,4 +1,4 @@
-"""``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone (issue 10).
+"""``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone.
 
 The table is :func:`setgame.rules.puzzle.daily_puzzle` of the date; the answer is only the date
 and the cards, never the sets or how many there are beyond what the puzzle promises (6).

@@ -1,4 +1,4 @@
-"""The variants' cards in words on the terminal (issue 10), from the catalog.
+"""The variants' cards in words on the terminal, from the catalog.
 
 The standard deck keeps :mod:`setgame.words.i18n`'s declined card names. A MegaSet card
 is the standard name of its first four attributes and its border; a 4Set card
