@@ -419,7 +419,7 @@ def variant_odds(
 ) -> VariantOdds:
     """The figures of ``variant`` among ``cards`` cards (None: its table size);
     ``stats`` are whole games of it
-    (:func:`setgame.analysis.simulate_variants.simulate_variant`)."""
+    (:func:`setgame.analysis.simulate.games_of`)."""
     k, samples = check_request(variant, cards, samples)
     sampled = sample_odds(_sampled_as(variant), k, samples, seed)
     mean = exact_mean(variant, k)
