@@ -60,6 +60,7 @@ def third_table(width: int) -> bytes:
 
 
 def _third(a: int, b: int, width: int = 4) -> int:
+    """The card completing ``a`` and ``b`` on a deck of ``width`` attributes."""
     return third_table(width)[a * int(3**width) + b]
 
 
