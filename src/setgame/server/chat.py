@@ -1,4 +1,4 @@
-"""Room chat: players and spectators talk beside the table (issue 11).
+"""Room chat: players and spectators talk beside the table.
 
 A message is plain text of at most :data:`MAX_CHARS` characters, without characters that
 draw nothing or steer the text around them (as names, ``names.hidden``: controls, zero-width

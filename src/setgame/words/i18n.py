@@ -23,7 +23,7 @@ with its number (ru, pl, it, de) stays code here, built on the catalog's words:
 - ``de``: ``004``: rot/grün/lila, ausgefüllt/schattiert/umrandet,
   Raute/Oval/Schnörkel.
 
-The variants (issue 10) add the MegaSet border («рамка», «ramka», «bordo», «Rand») and
+The variants add the MegaSet border («рамка», «ramka», «bordo», «Rand») and
 the 4Set decks' fourth values (blue, checkered, heart); their flaws (set, pairing,
 count, link) are worded from the web keys of :mod:`setgame.words.flaw_words`, so that the
 browser says the same sentences (``docs/i18n.md``).
