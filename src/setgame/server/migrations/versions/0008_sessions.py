@@ -3,7 +3,7 @@
 and its epoch, signed) are no longer accepted: everyone signs in once again.
 
 Revision ID: 0008
-Revises: 0010 (written after 0006; follows main's head since the merge)
+Revises: 0011 (written after 0006; follows main's head since the merges)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0010"
+down_revision: str | None = "0011"
 branch_labels: str | None = None
 depends_on: str | None = None
 
