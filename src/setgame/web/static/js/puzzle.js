@@ -7,6 +7,7 @@ import { beep, el, flawText, fmt, getPref, init, lang, N_, t, tn } from "./commo
 import { Connection } from "./protocol.js";
 import { chooseLayout, indexForEvent, LAYOUT_NAMES, layoutChoice, loadLayout } from "./keys.js";
 import { cardElement, relabelKeys, renderTable } from "./table.js";
+import { fitTable } from "./fit.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -408,6 +409,7 @@ function bind() {
 await init({ cards: true });
 await loadLayout();
 showDays();
+fitTable($("#table"));
 const why = refusal();
 if (why) {
   fail(why);

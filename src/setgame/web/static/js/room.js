@@ -21,6 +21,7 @@ import { isChain, isMemory, isPuzzle, miniTable, renderFound, renderPrevious, va
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 import { Chat } from "./chat.js";
+import { fitTable } from "./fit.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -629,6 +630,7 @@ const handlers = {
 await init({ cards: true });
 await loadLayout();
 showKeys();
+fitTable($("#table"), { under: [$(".actions")], stacked: [$(".deckline"), $("#scores")] });
 bind();
 conn = new Connection(room, handlers);
 chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
