@@ -246,9 +246,9 @@ function buildHeader() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener?.("change", applyLook);
   toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
   toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
-  // Vibration only where the device has it (a phone); the button stays hidden elsewhere.
+  // Vibration only on a touch device that has it (a phone); the button stays hidden elsewhere.
   const vibrate = header.querySelector("[data-control=vibrate]");
-  if (vibrate && "vibrate" in navigator) {
+  if (vibrate && "vibrate" in navigator && touchOnly()) {
     vibrate.hidden = false;
     toggle(vibrate, "vibrate", "ui.vibrate", null, "1");
   }
