@@ -1,6 +1,6 @@
 """The tables of player accounts (``accounts.py``), apart from ``storage.py``'s so that both
 the storage (retention, restoring seats) and the accounts can use them. Their history is
-in ``migrations/versions`` (``0002``, ``0003``, ``0006``, ``0008``, ``0010``)."""
+in ``migrations/versions`` (``0002``, ``0003``, ``0006``, ``0010``, ``0012``)."""
 
 from __future__ import annotations
 

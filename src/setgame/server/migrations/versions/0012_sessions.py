@@ -2,8 +2,8 @@
 "sign out everywhere" ends all of an account's. The cookies of the releases before (the account
 and its epoch, signed) are no longer accepted: everyone signs in once again.
 
-Revision ID: 0008
-Revises: 0011 (written after 0006; follows main's head since the merges)
+Revision ID: 0012
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008"
+revision: str = "0012"
 down_revision: str | None = "0011"
 branch_labels: str | None = None
 depends_on: str | None = None
