@@ -51,7 +51,7 @@ function show(i) {
       ),
     ),
   );
-  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant };
+  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant, mode: state.mode, settings: state.settings };
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   const said = chatLines.filter((line) => at === steps.length - 1 || line.at <= (step.at ?? 0));
   $("#rchat").replaceChildren(...said.map((line) => chatItem(line)));

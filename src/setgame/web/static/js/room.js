@@ -132,7 +132,7 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant: state?.variant });
+const context = () => ({ nameOf, you, variant: state?.variant, mode: state?.mode, settings: state?.settings });
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
