@@ -51,7 +51,7 @@ def test_keys_leave_the_command_keys_free() -> None:
 def test_glyphs_tell_shape_and_shading_apart_without_color() -> None:
     glyphs = [g for row in GLYPHS for g in row]
     assert len(set(glyphs)) == 9
-    assert card_glyphs("3GOS") == ("∿ ∿ ∿", "#0a8a2a")
+    assert card_glyphs("3GOS") == ("∿ ∿ ∿", "#087a24")
     face = card_text("1PTO", "a").plain
     assert "1PTO" in face and " a " in face and "◉" in face
 

@@ -36,7 +36,7 @@ GLYPHS4: Final = (
     ("♥", "❥", "♡", "❣"),
 )
 #: Symbol colors on the card's light face: red, green, purple, and 4Set's blue.
-COLORS: Final = ("#d01c1c", "#0a8a2a", "#6d28b8", "#1259c3")
+COLORS: Final = ("#d01c1c", "#087a24", "#6d28b8", "#1259c3")
 #: MegaSet's borders around the symbols: single, double, dotted.
 BORDER_MARKS: Final = ("│", "║", "┆")
 #: FIGURES[scale][shape]: the lines of one large symbol, "x" standing for its glyph.
