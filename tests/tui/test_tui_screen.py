@@ -12,9 +12,7 @@ from setgame.tui.strings import tr
 from setgame.tui.widgets import (
     GLYPHS,
     KEYS,
-    MAX_COLUMNS,
     PREVIOUS_KEYS,
-    ROWS,
     card_glyphs,
     card_text,
 )
@@ -43,7 +41,7 @@ def test_screen_words_come_from_the_catalog(lang: str, line: str) -> None:
 
 def test_keys_leave_the_command_keys_free() -> None:
     """27 places (a MegaSet table grows past 21 cards), the previous group's keys apart."""
-    assert len(KEYS) == len(set(KEYS)) == 27 == MAX_COLUMNS * ROWS
+    assert len(KEYS) == len(set(KEYS)) == 27
     assert len(set(PREVIOUS_KEYS)) == 4
     assert not set(KEYS) & set(" hnqy" + PREVIOUS_KEYS)
 

@@ -30,6 +30,7 @@ from setgame.tui.widgets import (
     Scoreboard,
     StatusBar,
     TableGrid,
+    table_rows,
 )
 
 Clock = Callable[[], float]
@@ -164,6 +165,7 @@ class SetApp(App[None]):
         except ValueError as exc:  # a room that cannot be reached: say why and what to do
             self._cannot_open(exc)
             return
+        await self.table_grid.lay_out(table_rows(variant_of(self.session.view(self.clock()))))
         self.refresh_game()
         self.set_interval(self.poll_seconds, self.refresh_game)
 
@@ -206,6 +208,8 @@ class SetApp(App[None]):
         view["clock"] = self.game_clock.shown(view, offline=offline)
         self.status_bar.show(view, self.lang)
         variant = variant_of(view)
+        if table_rows(variant) != self.table_grid.rows:  # a room's next game, another variant
+            self.call_later(self._lay_out_table, table_rows(variant))
         table = view.get("table", [])
         if self.focus_at is not None and self.focus_at >= len(table):
             self.focus_at = len(table) - 1 if table else None
@@ -218,6 +222,10 @@ class SetApp(App[None]):
         self.found_bar.show(view, self.lang)
         self.scoreboard.show(view, self.lang)
         self.holder_bar.show(view, self.lang)
+
+    async def _lay_out_table(self, rows: int) -> None:
+        await self.table_grid.lay_out(rows)
+        self.refresh_game()
 
     def say(self, message: str, *, warning: bool = False, keep: bool = False) -> None:
         """Show ``message`` whole; ``keep``: below what this same moment already said."""
