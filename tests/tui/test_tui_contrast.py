@@ -98,3 +98,14 @@ async def test_between_rounds_and_the_end(clock: FakeClock) -> None:
         await pilot.pause()
         assert app.view["phase"] == "match_over"
         assert [str(low) for low in too_low(app)] == []
+
+
+@pytest.mark.parametrize("variant", ["megaset", "4set"])
+async def test_the_help_on_a_cards_face(clock: FakeClock, variant: str) -> None:
+    """The ? help: its words, the colors' symbols, the glyphs, over the table."""
+    app = make_app(clock, "solo", deck="full", seed=3, variant=variant)
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query("#help-box")
+        assert [str(low) for low in too_low(app)] == []

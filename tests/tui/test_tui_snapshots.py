@@ -100,3 +100,9 @@ def test_megaset_with_19_cards_in_80x24(snap_compare: Any) -> None:
         assert len(app.view["table"]) == 19
 
     assert snap_compare(app, run_before=three_more, terminal_size=(80, 24))
+
+
+def test_the_help_of_4set_in_german_in_80x24(snap_compare: Any) -> None:
+    """Issue 21: ? shows the variant's rule, the keys and the legend of codes and glyphs."""
+    app = make_app(FakeClock(), "solo", deck="full", seed=3, variant="4set", lang="de")
+    assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))

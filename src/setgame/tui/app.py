@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from setgame.tui.clock import GameClock
+from setgame.tui.helpscreen import HelpScreen
 from setgame.tui.strings import PREVIOUS_KEYS, error_message, event_message, tr, variant_of
 from setgame.tui.widgets import (
     KEYS,
@@ -109,6 +110,7 @@ class SetApp(App[None]):
         Binding("space", "call", "SET!"),
         Binding("n", "no_set", "no set"),
         Binding("h", "hint", "hint"),
+        Binding("question_mark", "help", "help"),
         Binding("enter", "start", "start"),
         Binding("left", "move_focus(-1)", show=False),
         Binding("right", "move_focus(1)", show=False),
@@ -356,6 +358,11 @@ class SetApp(App[None]):
             await self._act(self.session.again(self.clock()))
             self.hinted, self.selected = set(), []
         self.refresh_game()
+
+    def action_help(self) -> None:
+        """The variant's rule, the keys and the legend of the cards (``?``)."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.view, self.lang))
 
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit (Textual's rule): say how to leave, in the player's language."""

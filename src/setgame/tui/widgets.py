@@ -347,6 +347,7 @@ class StatusBar(Static):
                     rounds=view["rounds"],
                 )
             )
+        parts.append(tr("?: help", lang))  # the rule and the legend of the cards
         self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
 
 
