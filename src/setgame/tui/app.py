@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, Protocol
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -35,6 +36,9 @@ from setgame.tui.widgets import (
 )
 
 Clock = Callable[[], float]
+#: Seconds the cards of a miss in Memory stay up on screen (the engine turns them down at
+#: once): long enough to remember them; the player's next key turns them down sooner.
+REVEAL_SECONDS: Final = 1.5
 #: Events shown as warnings: something went wrong for someone.
 _WARNINGS = frozenset({"wrong_call", "error", "reconnecting", "disconnected"})
 
@@ -140,6 +144,8 @@ class SetApp(App[None]):
         self.selected: list[str] = []  # card codes, in the order picked
         self.hinted: set[str] = set()
         self.focus_at: int | None = None  # the arrows' card; Enter takes (or turns) it
+        self.revealed: dict[int, str] = {}  # Memory: a miss's cards still shown face up
+        self._revealed_until = 0.0
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
         self.table_grid = TableGrid(lang)
@@ -201,6 +207,7 @@ class SetApp(App[None]):
         fresh = True
         named = _naming_departed(view, before)
         for event in events:
+            self._note_reveal(event, now)
             message = event_message(event, named, self.lang)
             if message is not None:
                 self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
@@ -212,7 +219,7 @@ class SetApp(App[None]):
         variant = variant_of(view)
         if table_rows(variant) != self.table_grid.rows:  # a room's next game, another variant
             self.call_later(self._lay_out_table, table_rows(variant))
-        table = view.get("table", [])
+        table = self._with_revealed(view, now)
         if self.focus_at is not None and self.focus_at >= len(table):
             self.focus_at = len(table) - 1 if table else None
         self.table_grid.show(
@@ -224,6 +231,30 @@ class SetApp(App[None]):
         self.found_bar.show(view, self.lang)
         self.scoreboard.show(view, self.lang)
         self.holder_bar.show(view, self.lang)
+
+    def _note_reveal(self, event: Mapping[str, Any], now: float) -> None:
+        """Memory: a miss's cards stay up a moment on screen; a card turned ends it."""
+        kind = event.get("type")
+        if kind == "card_turned":
+            self.revealed = {}
+        elif kind == "wrong_call" and event.get("positions") and event.get("cards"):
+            self.revealed = dict(zip(event["positions"], event["cards"], strict=False))
+            self._revealed_until = now + REVEAL_SECONDS
+
+    def _with_revealed(self, view: Mapping[str, Any], now: float) -> list[str | None]:
+        """The table to draw: the view's, a miss's cards shown up until their time is over."""
+        table = list(view.get("table") or [])
+        if now >= self._revealed_until or view.get("phase") != "playing":
+            self.revealed = {}
+        return [
+            self.revealed.get(i) if code is None else code for i, code in enumerate(table)
+        ]
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key turns a miss's cards down (before the key's own action)."""
+        if self.revealed:
+            self.revealed = {}
+            self.refresh_game()
 
     async def _lay_out_table(self, rows: int) -> None:
         await self.table_grid.lay_out(rows)
