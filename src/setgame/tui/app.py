@@ -209,6 +209,8 @@ class SetApp(App[None]):
         for event in events:
             self._note_reveal(event, now)
             message = event_message(event, named, self.lang)
+            if message is not None and _asks_to_agree(event, view):
+                message += "\n" + tr("Press n if you agree.", self.lang)
             if message is not None:
                 self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
                 fresh = False
@@ -427,6 +429,14 @@ class SetApp(App[None]):
                 warning=True,
             )
             return None
+
+
+def _asks_to_agree(event: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Another player said there is no set, and the viewer, who has not, may vote too."""
+    if event.get("type") != "no_set_declared" or event.get("player") == view.get("you"):
+        return False
+    you = next((p for p in view.get("players") or () if p.get("id") == view.get("you")), None)
+    return you is not None and not you.get("declared") and not you.get("locked")
 
 
 def _naming_departed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
