@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from setgame.tui.clock import GameClock
 from setgame.tui.helpscreen import HelpScreen
+from setgame.tui.layouts import latin_key
 from setgame.tui.strings import PREVIOUS_KEYS, error_message, event_message, tr, variant_of
 from setgame.tui.widgets import (
     KEYS,
@@ -253,10 +254,15 @@ class SetApp(App[None]):
         ]
 
     def on_key(self, event: events.Key) -> None:
-        """Any key turns a miss's cards down (before the key's own action)."""
+        """Any key turns a miss's cards down (before the key's own action); a key typed
+        under another layout (й for q) is the Latin key at its place."""
         if self.revealed:
             self.revealed = {}
             self.refresh_game()
+        latin = latin_key(event.character)
+        if latin is not None:
+            event.stop()
+            self.simulate_key(latin)
 
     async def _lay_out_table(self, rows: int) -> None:
         await self.table_grid.lay_out(rows)
