@@ -20,10 +20,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from setgame.rules.decks import Deck
-from setgame.tui.deckwords import card_words
 from setgame.tui.face import BORDER_MARKS, COLORS, glyph_of
 from setgame.tui.strings import help_line, variant_of
 from setgame.words.catalog import gettext
+from setgame.words.i18n import card_words
 from setgame.words.legend import notation, variant_rules
 
 #: The attributes' places in a card's values.
