@@ -170,6 +170,6 @@ async def test_r12_a_bots_no_set_asks_the_player_to_press_n(clock: FakeClock) ->
         while not any(p.get("declared") for p in app.view["players"]):
             await _tick(app, clock, 0.25)
             assert clock.now < 120
-        assert message(app) == "Bot 1 says there is no set\nPress n if you agree."
+        assert message(app) == "Bot 1 says there is no set. Press n if you agree."
         await pilot.press("n")
         assert len(table(app)) == 15

@@ -211,7 +211,7 @@ class SetApp(App[None]):
             self._note_reveal(event, now)
             message = event_message(event, named, self.lang)
             if message is not None and _asks_to_agree(event, view):
-                message += "\n" + tr("Press n if you agree.", self.lang)
+                message += ". " + tr("Press n if you agree.", self.lang)
             if message is not None:
                 self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
                 fresh = False
