@@ -157,6 +157,7 @@ class SetApp(App[None]):
         self.message_bar = MessageBar(id="message")
         self.game_clock = GameClock()
         self._phase: str | None = None
+        self._failure = 0  # the exit status: the game could not open, or its server went away
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -186,6 +187,9 @@ class SetApp(App[None]):
             text = event_message(event(base, room), self.view, self.lang) or str(exc)
         else:
             text = str(exc)
+        # the exit status when the player leaves: 2 for a room that is not there (bad
+        # input), 1 for a server that cannot be reached
+        self._failure = 2 if getattr(exc, "why", "address") in ("no_room", "address") else 1
         self.screen.add_class("failed")
         self.status_bar.update(tr("SET", self.lang))
         self.say(text, warning=True)
@@ -209,6 +213,8 @@ class SetApp(App[None]):
         named = _naming_departed(view, before)
         for event in events:
             self._note_reveal(event, now)
+            if event.get("type") in ("disconnected", "reconnected"):
+                self._failure = 1 if event["type"] == "disconnected" else 0
             message = event_message(event, named, self.lang)
             if message is not None and _asks_to_agree(event, view):
                 message += ". " + tr("Press n if you agree.", self.lang)
@@ -420,7 +426,7 @@ class SetApp(App[None]):
     async def _quit_answered(self, answer: bool | None) -> None:
         if answer:
             await self.session.close()
-            self.exit()
+            self.exit(return_code=self._failure)
 
     def _catch_up(self) -> None:
         """Let the session carry out what is due before acting (an expired window first)."""
