@@ -12,9 +12,12 @@ from collections import Counter
 import pytest
 from textual.geometry import Region
 
+from setgame.rules.cards import parse_card
+from setgame.rules.decks import STANDARD
 from setgame.tui.app import SetApp
 from setgame.tui.face import BORDER_MARKS, GLYPHS4
 from setgame.tui.widgets import CardView
+from setgame.words.i18n import card_words
 from tui.tuikit import FakeClock, make_app
 
 SYMBOL_GLYPHS = frozenset("".join(g for row in GLYPHS4 for g in row))
@@ -83,3 +86,22 @@ async def test_other_tables_keep_three_rows(clock: FakeClock, variant: str) -> N
         assert len(row_counts(app)) == 3
         assert max(row_counts(app)) - min(row_counts(app)) <= 1
         assert_faces_whole(app)
+
+
+@pytest.mark.parametrize(
+    ("size", "symbol_lines", "named"),
+    [((80, 24), 1, False), ((100, 30), 3, False), ((120, 36), 5, False), ((160, 48), 5, True)],
+)
+async def test_bigger_terminals_show_bigger_symbols(
+    clock: FakeClock, size: tuple[int, int], symbol_lines: int, named: bool
+) -> None:
+    """Issue 21, as docs/terminal.md says: the symbols grow with the terminal (one line of
+    glyphs, figures 3 then 5 lines high), and the card's name shows where it fits too."""
+    app = make_app(clock, "solo", deck="full", seed=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for card in cards_on_screen(app):
+            lines = drawn_lines(card)
+            assert sum(1 for line in lines if SYMBOL_GLYPHS & set(line)) == symbol_lines, lines
+            name = card_words(parse_card(card.code or ""), STANDARD, "en")
+            assert (name in " ".join(" ".join(lines).replace("│", " ").split())) == named

@@ -113,17 +113,15 @@ def _wrap(label: str, span: int) -> list[str]:
 
 def _layout(span: int, height: int, rows: int, deck: Deck = STANDARD) -> tuple[int, bool]:
     """The symbols' scale and whether the name shows, for a ``span`` x ``height`` box whose
-    cards' names take up to ``rows`` lines: the name first, then the largest symbols."""
+    cards' names take up to ``rows`` lines: the largest symbols that fit (a bigger terminal
+    shows bigger symbols), then the name under them where it fits too."""
     named = span >= 12 and height >= 5 and rows > 0
-    for with_name in (True, False) if named else (False,):
-        words = 1 + rows if with_name else 0
-        for scale in (3, 2):
-            lines = 2 + len(FIGURES[scale][0]) + words  # code, blank, symbols, name
-            if span >= _symbols_width(scale, deck) + 4 and height >= lines + 2:  # a margin
-                return scale, with_name
-        if with_name and height >= 3 + words:
-            return 1, True
-    return 1, False
+    words = 1 + rows  # a blank line, then the name
+    for scale in (3, 2):
+        lines = 2 + len(FIGURES[scale][0])  # the code, a blank line, the symbols
+        if span >= _symbols_width(scale, deck) + 4 and height >= lines + 1:  # a margin
+            return scale, named and height >= lines + words + 1
+    return 1, named and height >= 3 + words
 
 
 def card_text(
