@@ -296,11 +296,23 @@ async def create_room(request: Request) -> Response:
     except GameError as exc:
         return _error(400, exc.code, str(exc))
     except RoomLimit as exc:
-        return _error(exc.status, exc.code, str(exc))
+        return _refuse_room(exc)
     except StorageError as exc:  # the path and cause go to the log, not to strangers
         log.error("cannot create a room: %s", exc)
         return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
+
+
+def _refuse_room(exc: RoomLimit) -> Response:
+    """A room refused over a cap; over the address's cap, the rooms that count, so that the
+    page links to them (play there, or leave one)."""
+    response = _error(exc.status, exc.code, str(exc))
+    if exc.rooms:
+        rooms = [{"id": rid, "url": f"/room/{rid}"} for rid in exc.rooms]
+        response = JSONResponse(
+            {"code": exc.code, "message": str(exc), "rooms": rooms}, status_code=exc.status
+        )
+    return response
 
 
 def _refuse_body(exc: BodyError) -> Response:

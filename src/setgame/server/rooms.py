@@ -300,6 +300,16 @@ class Room:
     def idle(self, now: float, after: float = IDLE_SECONDS) -> bool:
         return not self.sockets and not self.conns and now - self.last_active > after
 
+    def counts_for_creator(self, now: float, left: float) -> bool:
+        """Whether the room counts against its creator's address (``rooms_per_client``): a
+        multiplayer room whose match is on, while someone has it open or had it open within
+        ``left`` seconds (a reload, or the moment between creating it and opening it). Solo,
+        practice and the daily puzzle never count, nor finished or left rooms: a keen player
+        or a classroom behind one router is never locked out by games it has played."""
+        if self.settings.mode != "multi" or self.broken or self.game.phase == "match_over":
+            return False
+        return not self.idle(now, left)
+
     def listed(self) -> bool:
         """Whether the public list shows the room: public, not over, and someone present
         (a seated person connected; in the lobby, anyone who has it open). A room restored

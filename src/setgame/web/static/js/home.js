@@ -105,11 +105,21 @@ async function create(e) {
       body: JSON.stringify(settings()),
     });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(data.message || data.error || `HTTP ${res.status}`);
+    if (!res.ok) {
+      refused(error, data.code === "too_many_rooms" ? t("home.too_many") : data.message || `HTTP ${res.status}`, data.rooms);
+      return;
+    }
     location.assign(data.url);
   } catch (err) {
-    error.textContent = [t("home.failed"), err.message].join(": ");
+    refused(error, err.message, []);
   }
+}
+
+// Why a room was not created; over the address's cap, links to the rooms that count
+// (play in one of them, or leave it).
+function refused(error, why, rooms) {
+  const links = (rooms || []).map((room) => el("li", {}, el("a", { href: room.url }, t("home.your_room", { id: room.id }))));
+  error.replaceChildren([t("home.failed"), why].join(": "), ...(links.length ? [el("ul", { class: "room-links" }, ...links)] : []));
 }
 
 // A listed room's mode, with its variant unless Classic.
