@@ -4,6 +4,7 @@ chat, play a rated game to the end, and then both profiles and the leaderboard s
 from __future__ import annotations
 
 import asyncio
+import re
 import concurrent.futures
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,11 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
     play_round(pages, list(NAMES), taken)
     for page in pages:
         phase(page, "match_over")
+    for page in pages:  # the end screen shows each player's new rating and its change
+        for name in NAMES:
+            expect(page.locator(f'#standings [data-rating="{name}"]')).to_have_text(
+                re.compile(r"^Rating \d+ \(([+−]\d+|±0)\)$")
+            )
     # the record is written once the game is over: wait for it through the API
     figures: dict[str, dict[str, Any]] = {}
     for name in NAMES:

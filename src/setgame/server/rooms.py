@@ -146,6 +146,7 @@ class Room:
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
         self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)
+        self.ratings: p.Ratings | None = None  # of the finished game, once recorded (players.py)
         self.moved_to: Room | None = None  # the room that replaced this one here (cluster/)
 
     # --- clock and identity ---------------------------------------------------------------
@@ -273,6 +274,19 @@ class Room:
     def connected(self) -> set[str | None]:
         """The players with a connection (on several processes, anywhere: ``cluster/``)."""
         return {c.player for c in self.conns}
+
+    def tell_ratings(self, ratings: p.Ratings) -> None:
+        """The finished game's rating changes, to everyone here now and to each connection
+        greeted later (:meth:`after_welcome`) while that game is the room's."""
+        if ratings.game == self.game_id:
+            self.ratings = ratings
+            self._send_all(p.encode(ratings))
+
+    def after_welcome(self, conn: Connection) -> None:
+        """What a greeted connection is sent after its ``welcome``: the rating changes of
+        the room's finished game, when known."""
+        if self.ratings is not None and self.ratings.game == self.game_id:
+            conn.send(p.encode(self.ratings))
 
     def welcome(self, conn: Connection, since: int | None) -> str:
         return p.encode(

@@ -127,7 +127,9 @@ function modeText(room) {
   const mode = t(MODES[room.mode] ?? "mode.multi");
   const name = room.settings?.variant;
   const title = VARIANTS.find((v) => v.name === name)?.title ?? name;
-  return name && name !== "classic" ? [mode, title].join(" · ") : mode;
+  const parts = name && name !== "classic" ? [mode, title] : [mode];
+  if (room.rated) parts.push(t("home.rated")); // so that a guest knows before opening it
+  return parts.join(" · ");
 }
 
 function roomRow(room) {

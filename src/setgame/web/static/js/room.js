@@ -37,6 +37,7 @@ let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
 const history = new EventLog(room);
+let ratings = null; // the finished game's rating changes, once the server recorded it
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
 let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
@@ -279,7 +280,7 @@ function render() {
   renderStatus();
   renderScores($("#scores"), state, you);
   renderActions();
-  renderResults($("#results"), $("#standings"), state);
+  renderResults($("#results"), $("#standings"), state, ratings?.game === state.game ? ratings : null);
   renderAgain();
   chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
@@ -489,6 +490,23 @@ function bind() {
   setInterval(tick, 100);
 }
 
+// A signed-in player sits as their account (the server seats them so whatever name is
+// sent): the name is theirs, filled in and not to be changed here.
+async function fillAccountName() {
+  try {
+    const me = await (await fetch("/api/account")).json();
+    if (!me.signed_in) return;
+    const input = $("input[name=player-name]");
+    input.value = me.name;
+    input.readOnly = true;
+    $("#join").dataset.account = me.name;
+    $("#join-as").textContent = t("room.as_account");
+    $("#join-as").hidden = false;
+  } catch {
+    /* a guest's form, as before */
+  }
+}
+
 // --- messages from the server ----------------------------------------------
 
 function adopt(next) {
@@ -615,6 +633,10 @@ const handlers = {
     setBanner(errorText(msg), "error", 3000);
     render();
   },
+  ratings(msg) {
+    ratings = msg;
+    render();
+  },
   watchers(msg) {
     if (!state) return;
     state.watchers = msg.count;
@@ -630,6 +652,7 @@ await init({ cards: true });
 await loadLayout();
 showKeys();
 bind();
+await fillAccountName();
 conn = new Connection(room, handlers);
 chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
 conn.resumeFrom(history.version());

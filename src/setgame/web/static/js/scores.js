@@ -41,14 +41,24 @@ export function renderScores(list, state, you) {
   );
 }
 
-// Standings after a round or the match, with the winners and solo figures.
-export function renderResults(box, list, state) {
+// A player's rating change at the end ("1012 (+12)"), or why the game left it.
+function ratingText(change) {
+  if (change.after == null) return t("res.rating.unrated");
+  const delta = change.after - (change.before ?? change.after);
+  const signed = delta > 0 ? `+${fmt(delta)}` : delta < 0 ? `−${fmt(-delta)}` : "±0";
+  return t("res.rating", { rating: String(change.after), change: signed }); // as the profile writes it
+}
+
+// Standings after a round or the match, with the winners, each signed-in player's rating
+// change (`ratings`, once the server recorded the game) and solo figures.
+export function renderResults(box, list, state, ratings = null) {
   const over = state.phase === "round_over" || state.phase === "match_over";
   box.hidden = !over;
   if (!over) return;
   const result = state.result || {};
   const winners = result.winners || [];
   const rows = [...(state.players || [])].sort((a, b) => b.total - a.total);
+  const changes = new Map((ratings?.changes || []).map((c) => [c.player, c]));
   list.replaceChildren(
     ...rows.map((p) =>
       el(
@@ -57,6 +67,7 @@ export function renderResults(box, list, state) {
         el("span", { class: "name", text: displayName(p) }),
         el("b", { text: ` ${p.total}` }),
         winners.includes(p.id) ? el("span", { class: "badge winner", text: t("res.winner") }) : null,
+        changes.has(p.id) ? el("small", { class: "rating-change", "data-rating": p.name, text: ratingText(changes.get(p.id)) }) : null,
       ),
     ),
   );
