@@ -4,8 +4,8 @@ chat, play a rated game to the end, and then both profiles and the leaderboard s
 from __future__ import annotations
 
 import asyncio
-import re
 import concurrent.futures
+import re
 from pathlib import Path
 from typing import Any
 
