@@ -3,6 +3,7 @@
 
 import { fmt, t, tn } from "./common.js";
 import { flawText } from "./flaws.js";
+import { aloneOverText } from "./scores.js";
 import { cardName } from "./table.js";
 
 const labels = (codes) => (codes || []).map(cardName).join(", ");
@@ -79,7 +80,7 @@ const TEXTS = {
   cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
   match_over: (ev, who, ctx) => ({
-    text: t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),
+    text: ctx.solitary ? aloneOverText(ctx.result?.solo) : t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),
     kind: "good",
   }),
 };

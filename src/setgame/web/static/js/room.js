@@ -127,7 +127,14 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant: state?.variant });
+const context = () => ({
+  nameOf,
+  you,
+  penalty: state?.settings?.penalty,
+  variant: state?.variant,
+  solitary: solo(),
+  result: state?.result,
+});
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
@@ -276,6 +283,10 @@ function render() {
   main.dataset.holder = state.holder ? nameOf(state.holder) : "";
   main.dataset.version = String(state.version);
   main.dataset.variant = variant().name;
+  main.dataset.mode = state.mode;
+  // A game of one has nobody to share the room with nor to talk to.
+  $(".share").hidden = solo();
+  $("#chat").hidden = solo();
   renderCards();
   renderStatus();
   renderScores($("#scores"), state, you);
