@@ -292,6 +292,10 @@ function render() {
   renderScores($("#scores"), state, you);
   renderActions();
   renderResults($("#results"), $("#standings"), state, ratings?.game === state.game ? ratings : null);
+  if (state.phase === "match_over" && main.dataset.shownEnd !== state.game) {
+    main.dataset.shownEnd = state.game; // once per game: the final results come into view
+    $("#results").scrollIntoView({ block: "nearest" });
+  }
   renderAgain();
   chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
@@ -544,7 +548,6 @@ function adopt(next) {
 
 function onEvents(events) {
   history.add(events || [], state?.version);
-  chat?.events(events, context()); // sets found and wrong calls as chat lines
   for (const ev of events || []) {
     const text = describe(ev, context());
     log(text.text, text.kind);
