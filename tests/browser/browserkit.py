@@ -27,6 +27,13 @@ def create_room(base: str, **settings: Any) -> str:
     return f"{base}{reply.json()['url']}"
 
 
+def more_options(page: Page) -> None:
+    """Open the home page's full settings form ("More options": issue 21 put it behind one
+    tap, the quick buttons first)."""
+    page.click("[data-more] > summary")
+    expect(page.locator("#create")).to_be_visible()
+
+
 def join(page: Page, url: str, name: str) -> None:
     """Open the room and take a seat as ``name`` (a signed-in page finds its account's
     name filled in, not to be changed)."""

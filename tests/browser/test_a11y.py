@@ -92,6 +92,9 @@ def test_home_rules_and_replay_pages_pass_axe(
     page.goto(f"{live_server}/")
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     check(page, f"home ({theme})")
+    page.click("[data-more] > summary")  # the full form, behind "More options"
+    expect(page.locator("#create")).to_be_visible()
+    check(page, f"home, more options ({theme})")
     for lang in LANGUAGES:
         page.goto(f"{live_server}/rules?lang={lang}")
         check(page, f"rules {lang} ({theme})")

@@ -13,6 +13,7 @@ from browser.browserkit import (
     create_room,
     ensure_set,
     join,
+    more_options,
     not_a_set,
     phase,
     pick,
@@ -87,6 +88,7 @@ def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page
 def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: Any) -> None:
     page = new_page()
     page.goto(live_server)
+    more_options(page)
     page.select_option("select[name=chat]", "players")
     page.click("[data-action=create]")
     page.wait_for_url("**/room/*")

@@ -122,7 +122,12 @@ def _page(request: Request, name: str, **values: str) -> Response:
     return response
 
 
-_CURRENT: Final = {"rules": "/rules", "puzzle": "/puzzle", "account": "/account"}
+_CURRENT: Final = {
+    "rules": "/rules",
+    "puzzle": "/puzzle",
+    "leaderboard": "/leaderboard",
+    "account": "/account",
+}
 """The pages the site header links to, by page name: that link is marked as the current page."""
 
 
@@ -339,6 +344,12 @@ async def list_rooms(request: Request) -> Response:
     return JSONResponse(_rooms(request).public())
 
 
+async def online(request: Request) -> Response:
+    """How many people have a room open (the home page shows it beside the public rooms)."""
+    rooms = _rooms(request)
+    return JSONResponse({"online": rooms.online(), "listed": len(rooms.listed)})
+
+
 async def get_room(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     room = await _rooms(request).load(room_id)
@@ -463,6 +474,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", get_room),
+        Route("/api/online", online),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
         Route("/api/puzzle/daily", daily_puzzle),

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 PUBLIC_LIST: Final = 100
 """Rooms ``GET /api/rooms`` lists at most (the newest)."""
 DAY: Final = 86400.0
+ONLINE_SECONDS: Final = 5.0
+"""How long the count of people online (``GET /api/online``) is kept before it is redone."""
 DELETE_BATCH: Final = 500
 """Games deleted in one transaction (abandoned rooms, expired games)."""
 
@@ -77,6 +79,7 @@ class Rooms:
     puzzle_key: bytes = b""  # deals the daily puzzles (keys.py; set at start, before rooms)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
     _sweeper: asyncio.Task[None] | None = None
+    _online: tuple[float, int] = (-ONLINE_SECONDS - 1.0, 0)  # (when counted, count)
 
     def get(self, rid: str) -> Room | None:
         """The room if it is in memory (see :meth:`load`)."""
@@ -296,6 +299,15 @@ class Rooms:
             log.info("retention: %d finished games deleted", len(expired))
         await self.storage.delete_orphan_rooms(before)
         return len(expired)
+
+    def online(self) -> int:
+        """The people with a room open now (its page's connections, seated or watching, on
+        this process), counted at most every ``ONLINE_SECONDS``: the home page asks often."""
+        now = time.monotonic()
+        if now - self._online[0] > ONLINE_SECONDS:
+            count = sum(len(room.conns) for room in self.rooms.values())
+            self._online = (now, count)
+        return self._online[1]
 
     def public(self) -> list[dict[str, Any]]:
         """The newest listed rooms: O(listed) from the index, never O(rooms)."""

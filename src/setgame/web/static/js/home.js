@@ -1,5 +1,6 @@
-// The home page: the create-game form (every room setting of docs/protocol.md)
-// and the list of public rooms to join or watch.
+// The home page: one tap to play (against the computer, solo, a room for friends, the
+// daily puzzle), the create-game form behind "More options" (every room setting of
+// docs/protocol.md), and the public rooms to join or watch with how many people are online.
 
 import { attributes, el, init, MODES, PHASES, t, tn } from "./common.js";
 import { variantAbout } from "./flaws.js";
@@ -94,15 +95,25 @@ function settings() {
   return body;
 }
 
+// One tap to play: the room is created with the usual settings and opened at once.
+const QUICK = {
+  bots: { mode: "multi", bots: 2, public: false },
+  solo: { mode: "solo", public: false },
+  friends: { mode: "multi", public: false },
+};
+
 async function create(e) {
   e.preventDefault();
-  const error = document.querySelector("#create-error");
+  await createRoom(settings(), document.querySelector("#create-error"));
+}
+
+async function createRoom(body, error) {
   error.textContent = "";
   try {
     const res = await fetch("/api/rooms", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(settings()),
+      body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
@@ -157,6 +168,11 @@ async function refresh() {
     document.querySelector("#rooms tbody").replaceChildren(...rooms.map(roomRow));
     document.querySelector("#no-rooms").hidden = rooms.length > 0;
     document.querySelector("#rooms").hidden = rooms.length === 0;
+    const count = await (await fetch("/api/online")).json();
+    const online = document.querySelector("#online");
+    online.textContent = tn("home.online.one", "home.online.other", count.online);
+    online.dataset.online = String(count.online);
+    online.hidden = false;
   } catch {
     /* the list comes back on the next refresh */
   }
@@ -183,6 +199,9 @@ for (const b of document.querySelectorAll("[data-preset]")) {
 }
 form.addEventListener("input", syncForm);
 form.addEventListener("submit", create);
+for (const b of document.querySelectorAll("button[data-play]")) {
+  b.addEventListener("click", () => createRoom(QUICK[b.dataset.play], document.querySelector("#play-error")));
+}
 syncForm();
 refresh();
 setInterval(refresh, 5000);
