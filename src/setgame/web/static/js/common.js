@@ -1,7 +1,7 @@
 // Shared by every page: UI strings, the language selector, theme, colorblind
 // option, sound, and the card names / flaw texts that the server provides.
 
-import { describeCard, setMarkLetters } from "./cards.js";
+import { setMarkLetters } from "./cards.js";
 
 export const LANGS = ["en", "ru", "pl", "it", "de"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
@@ -97,12 +97,10 @@ export function deckName(spec) {
   return i < 0 ? spec : t("deck.one", { attr: attr.label, value: attr.words[i] });
 }
 
-// A card's name in the page language: the server's words for the 81 standard cards; a
-// MegaSet or 4Set card's name is put together from them and the catalog's words.
+// A card's name in the page language: the server's words (/api/words) name every card of
+// every deck (setgame.words.i18n.card_words); the page composes none.
 export function cardLabel(code) {
-  if (words.cards[code]) return words.cards[code];
-  const named = (c) => words.cards[c] || null;
-  return describeCard(code, { named, word: t }) || code;
+  return words.cards[code] || code;
 }
 
 // A flaw arrives as "attr:common:odd" or as an object with those fields.
@@ -178,6 +176,21 @@ function applyLook() {
   document.querySelector("[data-control=theme]")?.setAttribute("aria-pressed", String(darkTheme()));
 }
 
+// A touch-only device (a phone, a tablet): no hover, a coarse pointer. Its texts say "tap",
+// never a key (issue 21).
+export const touchOnly = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+// A short buzz on one's own wrong call, where the device can vibrate and the player has not
+// turned it off (on by default: it is only felt by the one who erred).
+export function buzz() {
+  if (pref("vibrate", "1") !== "1") return;
+  try {
+    navigator.vibrate?.(120);
+  } catch {
+    /* refused (no user gesture yet, or a desktop): nothing to feel */
+  }
+}
+
 // Tone for game moments; silent unless the player turned sound on.
 let audio = null;
 export function beep(kind) {
@@ -202,15 +215,16 @@ export function beep(kind) {
   }
 }
 
-function toggle(button, name, onText, apply) {
+function toggle(button, name, onText, apply, fallback = "0") {
+  if (!button) return;
   const sync = () => {
-    const on = pref(name, "0") === "1";
+    const on = pref(name, fallback) === "1";
     button.setAttribute("aria-pressed", String(on));
     button.classList.toggle("on", on);
     if (onText) button.title = t(onText);
   };
   button.addEventListener("click", () => {
-    setPref(name, pref(name, "0") === "1" ? "0" : "1");
+    setPref(name, pref(name, fallback) === "1" ? "0" : "1");
     sync();
     apply?.();
   });
@@ -230,6 +244,12 @@ function buildHeader() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener?.("change", applyLook);
   toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
   toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
+  // Vibration only on a touch device that has it (a phone); the button stays hidden elsewhere.
+  const vibrate = header.querySelector("[data-control=vibrate]");
+  if (vibrate && "vibrate" in navigator && touchOnly()) {
+    vibrate.hidden = false;
+    toggle(vibrate, "vibrate", "ui.vibrate", null, "1");
+  }
 }
 
 // Load the strings (and, with cards=true, the card words) and set up the header.

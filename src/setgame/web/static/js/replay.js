@@ -6,6 +6,7 @@ import { chatItem } from "./chat.js";
 import { el, init, t } from "./common.js";
 import { describe } from "./events.js";
 import { renderTable, rowsFor } from "./table.js";
+import { fitTable } from "./fit.js";
 import { miniTable, renderFound, renderPrevious } from "./variantview.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -114,6 +115,7 @@ function bind() {
 
 await init({ cards: true });
 bind();
+fitTable($("#rtable"), { under: [$("#rdeck")], stacked: [$("#rscores")] });
 const game = document.body.dataset.game;
 try {
   const res = await fetch(`/api/games/${encodeURIComponent(game)}/replay`);

@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { banText, beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
+import { banText, beep, buzz, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn, touchOnly } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -21,6 +21,7 @@ import { isChain, isMemory, isPuzzle, miniTable, renderFound, renderPrevious, va
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 import { Chat } from "./chat.js";
+import { fitTable } from "./fit.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -36,6 +37,7 @@ let deadlineAt = null;
 let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
+let sentName = ""; // the name last asked to join under: a refusal quotes it
 const history = new EventLog(room);
 let ratings = null; // the finished game's rating changes, once the server recorded it
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
@@ -64,6 +66,10 @@ const ERRORS = {
   bad_name: N_("err.bad_name"),
   name_claimed: N_("err.name_claimed"),
   bot_name: N_("err.bot_name"),
+  name_invisible: N_("err.name_invisible"),
+  name_mixed: N_("err.name_mixed"),
+  name_marks: N_("err.name_marks"),
+  name_word: N_("err.name_word"),
   rated_room: N_("err.rated_room"),
   room_full: N_("err.room_full"),
   bad_phase: N_("err.bad_phase"),
@@ -332,8 +338,10 @@ function idleText() {
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
   const n = claimSize();
   if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
-  if (n !== 3) return solo() ? tn("room.findnsolo.one", "room.findnsolo.other", n) : tn("room.findn.one", "room.findn.other", n);
-  return solo() ? t("room.findsolo") : t("room.find");
+  if (solo()) return n !== 3 ? tn("room.findnsolo.one", "room.findnsolo.other", n) : t("room.findsolo");
+  // On a touch screen the hint names no key (issue 21).
+  if (touchOnly()) return n !== 3 ? tn("room.findntouch.one", "room.findntouch.other", n) : t("room.findtouch");
+  return n !== 3 ? tn("room.findn.one", "room.findn.other", n) : t("room.find");
 }
 
 function formatTime(seconds) {
@@ -349,7 +357,7 @@ function errorText(msg) {
     return t("err.cooling_down_in", { seconds: t("unit.seconds", { n: fmt(left, 1) }) });
   }
   if (msg.code === "locked_out" && liftsOnCards()) return t("err.locked_out_or_cards");
-  return ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message;
+  return ERRORS[msg.code] ? t(ERRORS[msg.code], { name: sentName }) : msg.message;
 }
 
 // --- actions ----------------------------------------------------------------
@@ -474,6 +482,7 @@ function bind() {
     const name = $("input[name=player-name]").value.trim();
     if (!name) return;
     setPref("name", name);
+    sentName = name;
     ask("join", { name });
   });
   act("start").addEventListener("click", () => ask("start"));
@@ -555,6 +564,7 @@ function onEvents(events) {
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
     if (fx.wrong) showMiss(ev);
+    if (fx.wrong && ev.player === you) buzz();
     if (ev.type === "set_taken") {
       lastSet = { player: ev.player, cards: ev.cards };
       renderLastSet();
@@ -665,6 +675,7 @@ const handlers = {
 await init({ cards: true });
 await loadLayout();
 showKeys();
+fitTable($("#table"), { under: [$("#previous"), $(".actions")], stacked: [$(".deckline"), $("#scores")] });
 bind();
 await fillAccountName();
 conn = new Connection(room, handlers);
