@@ -125,6 +125,14 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
         expect(page.locator("[data-profile-sets]")).to_have_text(str(taken[name]))
         expect(page.locator("[data-profile-recent] li")).to_have_count(1)
         expect(page.locator("[data-profile-provisional]")).to_be_hidden()
+        # styled (issue 21): the rating over time drawn with a dot per rated game, and the
+        # figures as tiles that fit a small phone without a sideways scroll
+        expect(page.locator('[data-profile-plot="set"] svg circle')).to_have_count(1)
+        page.set_viewport_size({"width": 360, "height": 640})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        tiles = page.locator(".figures > div")
+        expect(tiles).to_have_count(8)
+        assert (tiles.first.bounding_box() or {"width": 999})["width"] < 360 / 2
     listed = board(base)
     assert sorted(r["name"] for r in listed) == sorted(NAMES)
     assert listed[0]["rating"] >= listed[1]["rating"]
