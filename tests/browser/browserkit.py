@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 import httpx
@@ -26,10 +27,23 @@ def create_room(base: str, **settings: Any) -> str:
     return f"{base}{reply.json()['url']}"
 
 
+def more_options(page: Page) -> None:
+    """Open the home page's full settings form ("More options": issue 21 put it behind one
+    tap, the quick buttons first)."""
+    page.click("[data-more] > summary")
+    expect(page.locator("#create")).to_be_visible()
+
+
 def join(page: Page, url: str, name: str) -> None:
-    """Open the room and take a seat as ``name``."""
+    """Open the room and take a seat as ``name`` (a signed-in page finds its account's
+    name filled in, not to be changed)."""
     page.goto(url)
-    page.fill("input[name=player-name]", name)
+    field = page.locator("input[name=player-name]")
+    expect(page.locator("#conn")).to_have_class(re.compile(r"\bopen\b"))  # account known
+    if field.get_attribute("readonly") is None:
+        field.fill(name)
+    else:
+        expect(field).to_have_value(name)
     page.click("[data-action=join]")
     expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)
     expect(page.locator("[data-action=join]")).to_be_hidden()

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -95,6 +96,9 @@ def test_home_rules_and_replay_pages_pass_axe(
     page.goto(f"{live_server}/")
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     check(page, f"home ({theme})")
+    page.click("[data-more] > summary")  # the full form, behind "More options"
+    expect(page.locator("#create")).to_be_visible()
+    check(page, f"home, more options ({theme})")
     for lang in LANGUAGES:
         page.goto(f"{live_server}/rules?lang={lang}")
         check(page, f"rules {lang} ({theme})")
@@ -104,6 +108,20 @@ def test_home_rules_and_replay_pages_pass_axe(
     page.goto(f"{live_server}/player/Nobody")
     expect(page.locator("[data-profile-unknown]")).to_be_visible()
     check(page, f"player ({theme})")
+    name = f"Axe{theme}"  # a real profile: its figures as tiles, at a phone's size too
+    claimed = httpx.post(
+        f"{live_server}/api/account/claim",
+        json={"name": name, "password": "correct horse"},
+        timeout=5,
+        trust_env=False,
+    )
+    assert claimed.status_code == 201, claimed.text
+    page.goto(f"{live_server}/player/{name}")
+    expect(page.locator("[data-profile]")).to_be_visible()
+    check(page, f"profile ({theme})")
+    page.set_viewport_size({"width": 360, "height": 640})
+    check(page, f"profile on a phone ({theme})")
+    page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{live_server}/leaderboard")
     expect(page.locator("[data-board-empty]")).to_be_visible()
     check(page, f"leaderboard ({theme})")

@@ -53,8 +53,11 @@ def test_claim_sign_out_and_in_then_sit_under_the_name(live_server: str, new_pag
     guest.fill("input[name=player-name]", name.lower())
     guest.click("[data-action=join]")
     expect(guest.locator("#banner")).to_have_text(w["err.name_claimed"])
-    page.goto(url)
-    page.fill("input[name=player-name]", name.lower())
+    page.goto(url)  # signed in: the account's name is filled in, and cannot be changed here
+    name_field = page.locator("input[name=player-name]")
+    expect(name_field).to_have_value(name)
+    expect(name_field).not_to_be_editable()
+    expect(page.locator("#join-as")).to_have_text(w["room.as_account"])
     page.click("[data-action=join]")
     expect(page.locator(f'[data-player="{name}"]')).to_have_count(1)  # the account's spelling
     guest.fill("input[name=player-name]", "Zed")

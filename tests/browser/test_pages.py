@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from browser.browserkit import create_room, finish_solo_game, join, start
+from browser.browserkit import create_room, finish_solo_game, join, more_options, start
 from setgame import parse_card
 from setgame.words import catalog
 from setgame.words.i18n import LANGUAGES, card_label
@@ -33,6 +33,7 @@ def test_each_language_on_every_page(live_server: str, new_page: Any, lang: str)
     words = strings(lang)
     page = new_page()
     page.goto(f"{live_server}/?lang={lang}")
+    more_options(page)
     assert page.get_attribute("html", "lang") == lang
     expect(page.locator("[data-action=create]")).to_have_text(words["home.create"])
     page.goto(f"{live_server}/")  # remembered (cookie)
@@ -60,6 +61,7 @@ def test_each_language_on_every_page(live_server: str, new_page: Any, lang: str)
 def test_language_selector_is_remembered(live_server: str, new_page: Any) -> None:
     page = new_page(locale="en-US")
     page.goto(f"{live_server}/")
+    more_options(page)
     assert page.get_attribute("html", "lang") == "en"
     page.select_option("select[name=lang]", "de")
     page.wait_for_function("() => document.documentElement.lang === 'de'")
@@ -72,12 +74,14 @@ def test_language_selector_is_remembered(live_server: str, new_page: Any) -> Non
 def test_accept_language_picks_the_page_language(live_server: str, new_page: Any) -> None:
     page = new_page(locale="pl-PL")
     page.goto(f"{live_server}/")
+    more_options(page)
     assert page.get_attribute("html", "lang") == "pl"
 
 
 def test_home_form_creates_a_room_with_every_setting(live_server: str, new_page: Any) -> None:
     page = new_page()
     page.goto(f"{live_server}/")
+    more_options(page)
     page.select_option("select[name=mode]", "multi")
     page.select_option("select[name=penalty]", "both")
     page.select_option("select[name=no_set]", "auto")
@@ -113,6 +117,7 @@ def test_plural_forms_and_numbers_in_the_browser(
     Intl.NumberFormat, from the catalog the server serves."""
     page = new_page()
     page.goto(f"{live_server}/?lang={lang}")
+    more_options(page)
     expect(page.locator("[data-action=create]")).to_have_text(strings(lang)["home.create"])
     said = page.evaluate(
         """async () => {
@@ -136,6 +141,7 @@ def test_home_lists_public_rooms_to_join_or_watch(live_server: str, new_page: An
     hidden = create_room(live_server, public=False).rsplit("/", 1)[1]
     page = new_page()
     page.goto(f"{live_server}/")
+    more_options(page)
     expect(page.locator(f'[data-join="{room}"]')).to_have_count(0)  # nobody there yet
     join(new_page(), url, "Ann")  # someone present: listed (this project's rule, issue 7)
     page.reload()

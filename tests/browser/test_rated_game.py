@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,11 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
     play_round(pages, list(NAMES), taken)
     for page in pages:
         phase(page, "match_over")
+    for page in pages:  # the end screen shows each player's new rating and its change
+        for name in NAMES:
+            expect(page.locator(f'#standings [data-rating="{name}"]')).to_have_text(
+                re.compile(r"^Rating \d+ \(([+−]\d+|±0)\)$")
+            )
     # the record is written once the game is over: wait for it through the API
     figures: dict[str, dict[str, Any]] = {}
     for name in NAMES:
@@ -119,6 +125,14 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
         expect(page.locator("[data-profile-sets]")).to_have_text(str(taken[name]))
         expect(page.locator("[data-profile-recent] li")).to_have_count(1)
         expect(page.locator("[data-profile-provisional]")).to_be_hidden()
+        # styled (issue 21): the rating over time drawn with a dot per rated game, and the
+        # figures as tiles that fit a small phone without a sideways scroll
+        expect(page.locator('[data-profile-plot="set"] svg circle')).to_have_count(1)
+        page.set_viewport_size({"width": 360, "height": 640})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        tiles = page.locator(".figures > div")
+        expect(tiles).to_have_count(8)
+        assert (tiles.first.bounding_box() or {"width": 999})["width"] < 360 / 2
     listed = board(base)
     assert sorted(r["name"] for r in listed) == sorted(NAMES)
     assert listed[0]["rating"] >= listed[1]["rating"]

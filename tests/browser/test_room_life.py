@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from browser.browserkit import (
     create_room,
     deck,
     ensure_set,
+    finish_solo_game,
     join,
     phase,
     pick,
@@ -100,6 +102,28 @@ def test_r15_solo_picks_without_calling_against_the_clock(live_server: str, new_
     pick(page, found)
     wait_score(page, "Sol", 1 - penalties)
     wait_gone(page, found[0])
+
+
+def test_solo_has_no_share_link_nor_chat_and_ends_with_you_won_and_the_time(
+    live_server: str, new_page: Any
+) -> None:
+    """Issue 21: a game of one shows none of a multiplayer room's furniture, and its end
+    says won (or not) and the time, not "Winner: Sol"."""
+    page = new_page()
+    join(page, create_room(live_server, mode="solo", deck="color=R", public=False), "Sol")
+    expect(page.locator(".share")).to_be_hidden()
+    expect(page.locator("#chat")).to_be_hidden()
+    start(page)
+    finish_solo_game(page)
+    verdict = page.locator("#standings [data-solo-verdict]")
+    expect(verdict).to_have_text(re.compile(r"^(You won in|Game over in) \d+:\d\d\.\d[!.]$"))
+    expect(page.locator("#standings .badge.winner")).to_have_count(0)
+    expect(page.locator("#log")).not_to_contain_text("Winner")
+    expect(page.locator("#log")).to_contain_text(verdict.text_content() or "?")
+    multi = new_page()  # a multiplayer room keeps both
+    join(multi, create_room(live_server, public=False), "Ann")
+    expect(multi.locator(".share")).to_be_visible()
+    expect(multi.locator("#chat")).to_be_visible()
 
 
 def test_practice_hints_reveal_a_set_card_by_card(live_server: str, new_page: Any) -> None:

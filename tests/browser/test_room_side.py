@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from browser.browserkit import (
     create_room,
     ensure_set,
+    more_options,
     phase,
     play_round,
     seat,
@@ -80,6 +81,7 @@ def test_last_set_clock_and_play_again_with_who_is_in(live_server: str, new_page
 def test_the_rated_setting_on_the_home_form(live_server: str, new_page: Any) -> None:
     page = new_page()
     page.goto(live_server)
+    more_options(page)
     rated = page.locator("select[name=rated]")
     expect(rated).to_be_visible()  # multiplayer is the default mode
     page.select_option("select[name=mode]", "solo")
@@ -92,6 +94,7 @@ def test_the_rated_setting_on_the_home_form(live_server: str, new_page: Any) -> 
     assert settings["rated"] is False
     # "yes": a guest is refused a seat in the rated room
     page.goto(live_server)
+    more_options(page)
     page.select_option("select[name=rated]", "yes")
     page.click("[data-action=create]")
     page.wait_for_url("**/room/*")

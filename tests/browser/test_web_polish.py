@@ -17,6 +17,7 @@ from browser.browserkit import (
     ensure_set,
     finish_solo_game,
     join,
+    more_options,
     pick,
     seat,
     start,
@@ -214,11 +215,13 @@ def test_home_form_offers_single_attribute_decks_and_no_penalty_in_practice(
     # 1440 px); a lockout penalty shows the lockout_lift select too (hidden, it measures 0)
     for lang in LANGUAGES:
         page.goto(f"{live_server}/?lang={lang}")
+        more_options(page)
         expect(page.locator("select[name=deck] option")).to_have_count(2 + 12)
         page.select_option("select[name=penalty]", "lockout")
         expect(page.locator("select[name=lockout_lift]")).to_be_visible()
         assert page.evaluate(CUT_SELECTS) == [], lang
     page.goto(f"{live_server}/?lang=de")
+    more_options(page)
     deck = page.locator("select[name=deck]")
     expect(deck.locator("option[value='color=P']")).to_have_text("Farbe: nur lila (27 Karten)")
     expect(deck.locator("option")).to_have_count(2 + 12)

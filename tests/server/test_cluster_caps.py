@@ -85,7 +85,7 @@ async def test_rooms_per_address_hold_across_two_processes(
             refused = await post(server)
             assert refused.status_code == 429, refused.text
             assert refused.json()["code"] == "too_many_rooms"
-            assert "2 open rooms (at most 2)" in refused.json()["message"]
+            assert "2 open multiplayer rooms (at most 2)" in refused.json()["message"]
         assert await counted(redis_url) == (2, 2)
 
 
@@ -119,6 +119,26 @@ async def test_a_killed_process_rooms_stop_counting_for_its_address(
         while (mine := (await counted(redis_url))[1]) != 1 and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert mine == 1
+
+
+async def test_solo_is_admitted_and_a_left_room_stops_counting_across_processes(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    """Issue 21: one player's rooms never meet the address's cap; a multiplayer room nobody
+    has open stops counting after ``SETGAME_LEFT_SECONDS`` (not the two hours of its
+    abandon time); the refusal names the rooms that count, on either process."""
+    async with two(cluster_db, redis_url, tmp_path, SETGAME_LEFT_SECONDS="2") as (a, b):
+        first, second = (await post(a)).json()["id"], (await post(b)).json()["id"]
+        refused = (await post(a)).json()
+        assert refused["code"] == "too_many_rooms"
+        assert {r["id"] for r in refused["rooms"]} == {first, second}
+        async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+            for server in (a, b):
+                solo = await http.post(server + "/api/rooms", json={"mode": "solo"})
+                assert solo.status_code == 201, solo.text
+        assert (await counted(redis_url))[1] == 2  # the solo rooms count server-wide only
+        waited = await created_within(b, 10)  # nobody opened the two: left
+        assert 0.5 < waited < 2 + 3, waited
 
 
 # --- the script alone, over the test Redis (no processes) ---------------------------------

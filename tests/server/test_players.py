@@ -142,6 +142,63 @@ def test_a_rated_game_between_signed_in_players_moves_both_ratings(client: TestC
     assert client.get(f"/api/games/{last['game']}/replay").is_success  # the replay it links to
 
 
+def test_the_room_is_told_each_players_rating_change_at_the_end(client: TestClient) -> None:
+    """Issue 21: once the server has recorded the game, the room gets ``ratings``: each
+    signed-in seat's shown rating before and after (and a spectator who comes later too)."""
+    claim(client, "Ann")
+    room = _room(client)
+    with contextlib.ExitStack() as stack:
+        ann = _seat(stack, client, room, "Ann")
+        with Browser(client) as c:
+            claim(c, "Bob")
+            bob = _seat(stack, c, room, "Bob")
+        final = _play_to_the_end(ann)
+        told = _until(ann, "ratings")
+        assert _until(bob, "ratings") == told
+    expected = rate([Placing(NEW, 1), Placing(NEW, 2)])
+    ids = {p["name"]: p["id"] for p in final["players"]}
+    assert told["game"] == final["game"]
+    assert sorted(told["changes"], key=lambda c: c["player"]) == sorted(
+        [
+            {"player": ids["Ann"], "before": NEW.display, "after": expected[0].display},
+            {"player": ids["Bob"], "before": NEW.display, "after": expected[1].display},
+        ],
+        key=lambda c: c["player"],
+    )
+    with client.websocket_connect(f"/ws/{room}") as late:
+        late.send_json({"type": "hello"})
+        _until(late, "welcome")
+        assert _until(late, "ratings") == told
+
+
+def test_an_unrated_game_tells_why_each_rating_stayed(client: TestClient) -> None:
+    claim(client, "Ann")
+    room = _room(client, rated=False)
+    with contextlib.ExitStack() as stack:
+        ann = _seat(stack, client, room, "Ann")
+        with Browser(client) as c:
+            _seat(stack, c, room, "Zoe")
+        _play_to_the_end(ann)
+        (change,) = _until(ann, "ratings")["changes"]
+    assert change | {"player": ""} == {"player": "", "before": None, "after": None,
+                                       "unrated": "room"}  # fmt: skip
+
+
+def test_a_signed_in_player_sits_as_their_account_whatever_name_is_sent(
+    client: TestClient,
+) -> None:
+    """Issue 21: the name field is only a guest's; signed in, the seat is the account's
+    (so their games count for them, and a rated room seats them)."""
+    claim(client, "Ann")
+    room = _room(client, rated=True)
+    with contextlib.ExitStack() as stack:
+        ws = _seat(stack, client, room, "Somebody Else")
+        ws.send_json({"type": "start"})
+        state = _state(ws, lambda s: True)
+    (me,) = [p for p in state["players"] if p["id"] == state["you"]]
+    assert (me["name"], me["kind"]) == ("Ann", "player")
+
+
 def test_a_guest_at_the_table_makes_the_game_unrated_but_it_counts(client: TestClient) -> None:
     _game(client, [("Zoe", False)])
     ann = _profile(client, "Ann")

@@ -274,12 +274,12 @@ async def seat_name(
 ) -> tuple[str, str | None]:
     """The name a person joining a room sits under, and their account (None: a guest).
 
-    Signed in, joining under one's own name (or a lookalike of it) seats the account under
-    its name; any other name is a guest's, refused when it is claimed (``name_claimed``) or
-    looks like a computer player's (``bot_name``). A room set ``rated`` seats signed-in
-    players only (``rated_room``)."""
+    Signed in, one sits as one's account, under its name, whatever name was sent (issue
+    21: a signed-in player's games are theirs, and rated); a guest's name is refused when it
+    is claimed (``name_claimed``) or looks like a computer player's (``bot_name``). A room
+    set ``rated`` seats signed-in players only (``rated_room``)."""
     text = guest_name(name, store.words)
-    if signed_in is not None and name_key(text) == signed_in.key:
+    if signed_in is not None:
         return signed_in.name, signed_in.id
     if rated:
         raise NameRefused(

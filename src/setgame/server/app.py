@@ -124,7 +124,12 @@ def _page(request: Request, name: str, **values: str) -> Response:
     return response
 
 
-_CURRENT: Final = {"rules": "/rules", "puzzle": "/puzzle", "account": "/account"}
+_CURRENT: Final = {
+    "rules": "/rules",
+    "puzzle": "/puzzle",
+    "leaderboard": "/leaderboard",
+    "account": "/account",
+}
 """The pages the site header links to, by page name: that link is marked as the current page."""
 
 
@@ -298,11 +303,23 @@ async def create_room(request: Request) -> Response:
     except GameError as exc:
         return _error(400, exc.code, str(exc))
     except RoomLimit as exc:
-        return _error(exc.status, exc.code, str(exc))
+        return _refuse_room(exc)
     except StorageError as exc:  # the path and cause go to the log, not to strangers
         log.error("cannot create a room: %s", exc)
         return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
+
+
+def _refuse_room(exc: RoomLimit) -> Response:
+    """A room refused over a cap; over the address's cap, the rooms that count, so that the
+    page links to them (play there, or leave one)."""
+    response = _error(exc.status, exc.code, str(exc))
+    if exc.rooms:
+        rooms = [{"id": rid, "url": f"/room/{rid}"} for rid in exc.rooms]
+        response = JSONResponse(
+            {"code": exc.code, "message": str(exc), "rooms": rooms}, status_code=exc.status
+        )
+    return response
 
 
 def _refuse_body(exc: BodyError) -> Response:
@@ -327,6 +344,12 @@ def _creation_allowed(request: Request) -> bool:
 
 async def list_rooms(request: Request) -> Response:
     return JSONResponse(_rooms(request).public())
+
+
+async def online(request: Request) -> Response:
+    """How many people have a room open (the home page shows it beside the public rooms)."""
+    rooms = _rooms(request)
+    return JSONResponse({"online": rooms.online(), "listed": len(rooms.listed)})
 
 
 async def get_room(request: Request) -> Response:
@@ -474,6 +497,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", get_room),
+        Route("/api/online", online),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/words/{lang}", words),
         Route("/api/puzzle/daily", daily_puzzle),

@@ -170,6 +170,15 @@ class Limits:
             "doc": "a room nobody has open for this long is closed (an unfinished game is deleted)",
         },
     )
+    left_seconds: float = field(
+        default=300.0,
+        metadata={
+            "min": 0.1,
+            "max": 86400.0,
+            "doc": "a multiplayer room nobody has open stops counting against its creator's "
+            "address after this long",
+        },
+    )
     retention_days: float = field(
         default=30.0,
         metadata={

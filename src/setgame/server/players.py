@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from setgame.analysis import ratings as rating
 from setgame.rules import game as engine
 from setgame.server import keys
+from setgame.server import protocol as p
 from setgame.server.account_tables import (
     account_seats,
     accounts,
@@ -249,7 +250,7 @@ class RatingKeeper:
         fair: rating.FairPlay | None = None,
         address_key: bytes = b"",
     ) -> None:
-        self.storage = storage
+        self.storage, self.rooms = storage, rooms
         self.fair = fair or rating.FairPlay()
         self.address_key = address_key  # keys.derive(secret, "address"): hashes addresses
         self.lock = asyncio.Lock()  # one game at a time: each reads the ratings it changes
@@ -427,6 +428,32 @@ class RatingKeeper:
                 log.info("game %s was recorded already", outcome.game)
             except StorageError as exc:
                 log.error("game %s cannot be recorded: %s", outcome.game, exc)
+                return
+        await self._tell(outcome)
+
+    async def _tell(self, outcome: Outcome) -> None:
+        """Send the room its game's rating changes as recorded (by this process, or by
+        another of a cluster first: read back from the rows either way)."""
+        room = self.rooms.get(outcome.room)
+        if room is None or room.game_id != outcome.game:
+            return
+        seat_of = {seat.account: pid for pid, seat in room.seats.items() if seat.account}
+        c = player_games.c
+        query = sa.select(c.account, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after,
+                          c.unrated).where(c.game == outcome.game)  # fmt: skip
+        try:
+            async with self.storage.reading() as conn:
+                rows = (await conn.execute(query)).all()
+        except StorageError as exc:  # the profile shows it still
+            log.error("game %s: rating changes not told: %s", outcome.game, exc)
+            return
+        changes = [
+            p.RatingChange(seat_of[account], _display(mu0, s0), _display(mu1, s1), unrated)
+            for account, mu0, s0, mu1, s1, unrated in rows
+            if account in seat_of
+        ]
+        if changes:
+            room.tell_ratings(p.Ratings(game=outcome.game, changes=changes))
 
     async def _writes(self, outcome: Outcome) -> list[Write]:
         pids = [s.player for s in outcome.seats]
@@ -466,6 +493,11 @@ class RatingKeeper:
             if new is not None:
                 writes.append(_save(account, str(outcome.family), new, account in before))
         return writes
+
+
+def _display(mu: float | None, sigma: float | None) -> int | None:
+    """A rating as people see it (``Rating.display``), None when not stored."""
+    return None if mu is None or sigma is None else rating.Rating(mu, sigma).display
 
 
 class _Fairness:

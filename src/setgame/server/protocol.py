@@ -165,6 +165,24 @@ class Watchers(_Out, tag="watchers"):
     count: int
 
 
+class RatingChange(msgspec.Struct, omit_defaults=True):
+    """One signed-in player's rating after a finished game (``before``/``after``: shown
+    ratings, ``1000 + 24 * (mu - 3 sigma)``; both null and ``unrated`` the reason when the
+    game did not move it: ``docs/rules.md``, "Ratings")."""
+
+    player: str
+    before: int | None
+    after: int | None
+    unrated: str | None = None
+
+
+class Ratings(_Out, tag="ratings"):
+    """The rating changes of the room's finished game, once the server has recorded it."""
+
+    game: str
+    changes: list[RatingChange]
+
+
 class Error(_Out, tag="error"):
     code: str
     message: str
@@ -195,7 +213,7 @@ class ChatDeleted(_Out, tag="chat_deleted"):
 
 ServerMessage = (
     Welcome | Joined | Update | HintReply | Presence | Watchers | Error | Pong | ChatLines
-    | ChatDeleted
+    | ChatDeleted | Ratings
 )
 
 # --- decoding ---------------------------------------------------------------

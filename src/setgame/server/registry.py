@@ -37,16 +37,33 @@ log = logging.getLogger(__name__)
 PUBLIC_LIST: Final = 100
 """Rooms ``GET /api/rooms`` lists at most (the newest)."""
 DAY: Final = 86400.0
+ONLINE_SECONDS: Final = 5.0
+"""How long the count of people online (``GET /api/online``) is kept before it is redone."""
 DELETE_BATCH: Final = 500
 """Games deleted in one transaction (abandoned rooms, expired games)."""
 
 
 class RoomLimit(Exception):
-    """A room that may not be created now; ``status`` is the HTTP status to answer."""
+    """A room that may not be created now; ``status`` is the HTTP status to answer;
+    ``rooms``: the ids of the rooms that count against the address (``too_many_rooms``)."""
 
-    def __init__(self, code: str, status: int, message: str) -> None:
+    def __init__(
+        self, code: str, status: int, message: str, rooms: list[str] | None = None
+    ) -> None:
         super().__init__(message)
         self.code, self.status = code, status
+        self.rooms = rooms or []
+
+
+def too_many_rooms(rooms: list[str], cap: int) -> RoomLimit:
+    """The refusal of a room over the per-address cap, naming the rooms that count."""
+    return RoomLimit(
+        "too_many_rooms",
+        429,
+        f"your address has {len(rooms)} open multiplayer rooms (at most {cap}): "
+        "play in one of them, or leave one",
+        sorted(rooms),
+    )
 
 
 @dataclass
@@ -62,6 +79,7 @@ class Rooms:
     puzzle_key: bytes = b""  # deals the daily puzzles (keys.py; set at start, before rooms)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
     _sweeper: asyncio.Task[None] | None = None
+    _online: tuple[float, int] = (-ONLINE_SECONDS - 1.0, 0)  # (when counted, count)
     outages: ClassVar[tuple[type[BaseException], ...]] = OUTAGES
     """What loading a room may raise while the storage (or a cluster's Redis) is down."""
 
@@ -103,7 +121,7 @@ class Rooms:
         room.puzzle_key = self.puzzle_key
         return room
 
-    async def _admit(self, rid: str, client: str) -> None:
+    async def _admit(self, rid: str, client: str, mode: str = "multi") -> None:
         """Before a new room is claimed: a cluster counts it against the caps of every
         process here (``cluster/quota.py``); one process has counted it in ``by_client``."""
 
@@ -123,12 +141,13 @@ class Rooms:
     async def create(self, settings: p.RoomSettings, client: str = "?") -> Room:
         """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
         settings = _check_settings(settings)
-        self._check_caps(client)
+        self._check_caps(client, settings.mode)
+        await self._make_room_for(client)
         room = self._keyed(self._make(new_id(6), settings))
         room.creator = client
         self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
         try:
-            await self._admit(room.id, client)
+            await self._admit(room.id, client, settings.mode)
             await self._claim(room.id)
             room.created = await self.storage.create_room(
                 room.id, p.settings_dict(settings), settings.public
@@ -142,18 +161,44 @@ class Rooms:
         self._add(room)  # visible (and its bots driven) once it is complete
         return room
 
-    def _check_caps(self, client: str) -> None:
+    def _check_caps(self, client: str, mode: str = "multi") -> None:
         cap = self.limits
         if len(self.rooms) >= cap.room_cap:
             raise RoomLimit("server_full", 503, f"the server holds {cap.room_cap} rooms: try later")
-        mine = len(self.by_client.get(client, ()))
-        if mine >= cap.rooms_per_client:
-            raise RoomLimit(
-                "too_many_rooms",
-                429,
-                f"your address has {mine} open rooms (at most {cap.rooms_per_client}): "
-                "play in one of them, or wait until one closes",
-            )
+        if mode != "multi":  # one player's games are never refused because of other rooms
+            return
+        mine = self.counting(client)
+        if len(mine) >= cap.rooms_per_client:
+            raise too_many_rooms(mine, cap.rooms_per_client)
+
+    def counting(self, client: str) -> list[str]:
+        """The rooms of ``client`` (an address) in memory that count against its cap
+        (:meth:`Room.counts_for_creator`)."""
+        now, left = time.monotonic(), self.limits.left_seconds
+        counted = []
+        for rid in self.by_client.get(client, ()):
+            room = self.rooms.get(rid)  # None: being created now, so it counts
+            if room is None or room.counts_for_creator(now, left):
+                counted.append(rid)
+        return counted
+
+    async def _make_room_for(self, client: str) -> None:
+        """Rooms nobody has open and that no longer count (finished, left, one player's)
+        leave memory, the longest idle first, while ``client`` holds ``rooms_per_client``
+        or more: an address is never refused for them, and never fills the server with
+        them either. A finished game stays stored (its replay; the room comes back when
+        opened); an unfinished one is deleted as an abandoned room's is."""
+        now, cap = time.monotonic(), self.limits
+        mine = [self.rooms[rid] for rid in self.by_client.get(client, ()) if rid in self.rooms]
+        spare = [
+            room
+            for room in mine
+            if room.idle(now, cap.away_grace) and not room.counts_for_creator(now, cap.left_seconds)
+        ]
+        spare.sort(key=lambda room: room.last_active)
+        over = len(mine) + 1 - cap.rooms_per_client
+        if over > 0 and spare:
+            await self._close(spare[:over], now, cap.away_grace)
 
     def _forget_creator(self, room: Room) -> None:
         mine = self.by_client.get(room.creator or "")
@@ -213,6 +258,20 @@ class Rooms:
         now = time.monotonic() if now is None else now
         after = self.limits.abandon_seconds
         gone = [room for room in self.rooms.values() if room.broken or room.idle(now, after)]
+        closed, unfinished = await self._close(gone, now, after)
+        if closed:
+            log.info(
+                "%d abandoned rooms closed, %d unfinished games deleted",
+                len(closed),
+                len(unfinished),
+            )
+        return closed
+
+    async def _close(
+        self, gone: list[Room], now: float, after: float
+    ) -> tuple[list[str], list[Room]]:
+        """Take ``gone`` out of memory (each still idle at ``now`` for ``after`` seconds), deleting
+        their unfinished games; returns the rooms closed and those whose game was deleted."""
         closed, unfinished = [], []
         for room in gone:
             if not (room.broken or room.idle(now, after)):
@@ -225,13 +284,7 @@ class Rooms:
         for start in range(0, len(unfinished), DELETE_BATCH):
             batch = unfinished[start : start + DELETE_BATCH]
             await self.storage.delete_games([r.game_id for r in batch], [r.id for r in batch])
-        if closed:
-            log.info(
-                "%d abandoned rooms closed, %d unfinished games deleted",
-                len(closed),
-                len(unfinished),
-            )
-        return closed
+        return closed, unfinished
 
     def _remove(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -253,6 +306,15 @@ class Rooms:
             log.info("retention: %d finished games deleted", len(expired))
         await self.storage.delete_orphan_rooms(before)
         return len(expired)
+
+    def online(self) -> int:
+        """The people with a room open now (its page's connections, seated or watching, on
+        this process), counted at most every ``ONLINE_SECONDS``: the home page asks often."""
+        now = time.monotonic()
+        if now - self._online[0] > ONLINE_SECONDS:
+            count = sum(len(room.conns) for room in self.rooms.values())
+            self._online = (now, count)
+        return self._online[1]
 
     def public(self) -> list[dict[str, Any]]:
         """The newest listed rooms: O(listed) from the index, never O(rooms)."""

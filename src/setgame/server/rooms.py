@@ -148,6 +148,7 @@ class Room:
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
         self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)
+        self.ratings: p.Ratings | None = None  # of the finished game, once recorded (players.py)
         self.moved_to: Room | None = None  # the room that replaced this one here (cluster/)
 
     # --- clock and identity ---------------------------------------------------------------
@@ -276,6 +277,19 @@ class Room:
         """The players with a connection (on several processes, anywhere: ``cluster/``)."""
         return {c.player for c in self.conns}
 
+    def tell_ratings(self, ratings: p.Ratings) -> None:
+        """The finished game's rating changes, to everyone here now and to each connection
+        greeted later (:meth:`after_welcome`) while that game is the room's."""
+        if ratings.game == self.game_id:
+            self.ratings = ratings
+            self._send_all(p.encode(ratings))
+
+    def after_welcome(self, conn: Connection) -> None:
+        """What a greeted connection is sent after its ``welcome``: the rating changes of
+        the room's finished game, when known."""
+        if self.ratings is not None and self.ratings.game == self.game_id:
+            conn.send(p.encode(self.ratings))
+
     def welcome(self, conn: Connection, since: int | None) -> str:
         return p.encode(
             p.Welcome(
@@ -301,6 +315,16 @@ class Room:
 
     def idle(self, now: float, after: float = IDLE_SECONDS) -> bool:
         return not self.sockets and not self.conns and now - self.last_active > after
+
+    def counts_for_creator(self, now: float, left: float) -> bool:
+        """Whether the room counts against its creator's address (``rooms_per_client``): a
+        multiplayer room whose match is on, while someone has it open or had it open within
+        ``left`` seconds (a reload, or the moment between creating it and opening it). Solo,
+        practice and the daily puzzle never count, nor finished or left rooms: a keen player
+        or a classroom behind one router is never locked out by games it has played."""
+        if self.settings.mode != "multi" or self.broken or self.game.phase == "match_over":
+            return False
+        return not self.idle(now, left)
 
     def listed(self) -> bool:
         """Whether the public list shows the room: public, not over, and someone present

@@ -423,6 +423,7 @@ def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | Non
     room.detach(conn)
     conn.player = seat
     conn.send(room.welcome(conn, since))
+    room.after_welcome(conn)
     room.attach(conn)  # an unknown token leaves a spectator: welcome says you=null
 
 

@@ -112,8 +112,8 @@ class ClusterRooms(Rooms):
     def _make(self, rid: str, settings: p.RoomSettings) -> Room:
         return OwnedRoom(rid, settings, self.storage)
 
-    async def _admit(self, rid: str, client: str) -> None:
-        await self.node.quota.admit(rid, client)  # the caps of all processes together
+    async def _admit(self, rid: str, client: str, mode: str = "multi") -> None:
+        await self.node.quota.admit(rid, client, mode)  # the caps of all processes together
 
     async def _claim(self, rid: str) -> None:
         await self.node.own(rid)

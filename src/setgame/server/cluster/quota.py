@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -27,7 +28,7 @@ import redis.asyncio as aioredis
 
 from setgame.server.cluster.lease import redis_now
 from setgame.server.limits import Limits
-from setgame.server.registry import RoomLimit
+from setgame.server.registry import RoomLimit, too_many_rooms
 from setgame.server.rooms import Room
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,11 @@ redis.call('zremrangebyscore', KEYS[1], '-inf', now)
 redis.call('zremrangebyscore', KEYS[2], '-inf', now)
 local total = redis.call('zcard', KEYS[1])
 if total >= tonumber(ARGV[2]) then return {1, total} end
+local counts = ARGV[8] == '1'
 local mine = redis.call('zcard', KEYS[2])
-if mine >= tonumber(ARGV[3]) then return {2, mine} end
+if counts and mine >= tonumber(ARGV[3]) then
+  return {2, mine, unpack(redis.call('zrange', KEYS[2], 0, 99))}
+end
 local rate, burst = tonumber(ARGV[4]), tonumber(ARGV[5])
 local b = redis.call('hmget', KEYS[3], 'tokens', 'stamp')
 local tokens, stamp = tonumber(b[1]) or burst, tonumber(b[2]) or now
@@ -58,13 +62,15 @@ redis.call('hset', KEYS[3], 'tokens', tostring(tokens - 1), 'stamp', tostring(no
 redis.call('pexpire', KEYS[3], ARGV[7])
 local live = now + tonumber(ARGV[6])
 redis.call('zadd', KEYS[1], live, ARGV[1])
+if not counts then return {0, mine} end
 redis.call('zadd', KEYS[2], live, ARGV[1])
 redis.call('pexpire', KEYS[2], ARGV[6])
 return {0, mine + 1}
 """
 # KEYS: every room's set, then the address sets; ARGV: ttl, then (room, the index in KEYS of
-# its address's set, or 0) pairs. Every key a script touches is passed in KEYS, as Redis
-# requires (a script that builds key names would break on a Redis Cluster).
+# its address's set, negative when it no longer counts there, or 0) pairs. Every key a script
+# touches is passed in KEYS, as Redis requires (a script that builds key names would break
+# on a Redis Cluster).
 _REFRESH: Final = """
 local t = redis.call('time')
 local live = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
@@ -74,6 +80,8 @@ for i = 2, #ARGV, 2 do
   if k > 0 then
     redis.call('zadd', KEYS[k], 'XX', live, ARGV[i])
     redis.call('pexpire', KEYS[k], ARGV[1])
+  elseif k < 0 then
+    redis.call('zrem', KEYS[-k], ARGV[i])
   end
 end
 return 0
@@ -103,14 +111,18 @@ class Quota:
         self._tasks: set[asyncio.Task[None]] = set()
         self._watching: set[str] = set()  # rooms whose watchers this process wrote
 
-    async def admit(self, room: str, address: str) -> None:
-        """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap."""
+    async def admit(self, room: str, address: str, mode: str = "multi") -> None:
+        """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap. A
+        room of one player (``mode`` solo or practice) counts server-wide only: it is never
+        refused for the address's other rooms (``Room.counts_for_creator``)."""
         cap = self.limits
+        counts = "1" if mode == "multi" else "0"
         args = [room, cap.room_cap, cap.rooms_per_client, cap.rooms_per_minute / 60_000,
-                cap.rooms_burst, QUOTA_MS, RATE_KEY_MS]
+                cap.rooms_burst, QUOTA_MS, RATE_KEY_MS, counts]
         keys = [ALL_KEY, rooms_key(address), rate_key(address)]
         try:
-            verdict, count = (int(v) for v in await self._admit(keys=keys, args=args))
+            verdict, count, *rooms = await self._admit(keys=keys, args=args)
+            verdict, count = int(verdict), int(count)
         except Exception as exc:  # any Redis failure: refuse the room, keep serving
             log.error("cluster: room caps cannot be checked: %s", exc)
             raise RoomLimit(
@@ -119,11 +131,7 @@ class Quota:
         if verdict == 1:
             raise RoomLimit("server_full", 503, f"the server holds {count} rooms: try later")
         if verdict == 2:
-            raise RoomLimit(
-                "too_many_rooms", 429,
-                f"your address has {count} open rooms (at most {cap.rooms_per_client}): "
-                "play in one of them, or wait until one closes",
-            )
+            raise too_many_rooms([_text(rid) for rid in rooms], cap.rooms_per_client)
         if verdict == 3:
             raise RoomLimit("rate_limited", 429, "too many rooms created from this address: wait")
 
@@ -131,19 +139,24 @@ class Quota:
         """At each lease check of process ``me``: its owned rooms (``owned``, a subset of
         ``rooms``) go on counting, and the watchers are exchanged. A Redis failure is logged:
         the counts run out by themselves, the watchers shown lag."""
+        now, left = time.monotonic(), self.limits.left_seconds
         try:
-            await self.refresh((room.id, room.creator) for room in owned)
+            await self.refresh(
+                (room.id, room.creator, room.counts_for_creator(now, left)) for room in owned
+            )
             await self.share_watchers(me, rooms)
         except Exception as exc:  # never raised: the leases' check goes on
             log.warning("cluster: room counts and watchers not shared now: %s", exc)
 
-    async def refresh(self, rooms: Iterable[tuple[str, str | None]]) -> None:
-        """The owner's rooms (id, creator address or None) go on counting for ``QUOTA_MS``."""
+    async def refresh(self, rooms: Iterable[tuple[str, str | None, bool]]) -> None:
+        """The owner's rooms (id, creator address or None, whether it counts against that
+        address: ``Room.counts_for_creator``) go on counting for ``QUOTA_MS`` server-wide;
+        a room finished or left stops counting against its address now."""
         keys: dict[str, int] = {ALL_KEY: 1}  # key -> its index in KEYS (from 1, as Lua)
         args: list[Any] = [QUOTA_MS]
-        for rid, address in rooms:
+        for rid, address, counts in rooms:
             index = keys.setdefault(rooms_key(address), len(keys) + 1) if address else 0
-            args += [rid, index]
+            args += [rid, index if counts else -index]
         if len(args) > 1:
             await self._refresh(keys=list(keys), args=args)
 

@@ -4,7 +4,6 @@
 // Muting is this browser's own: a muted sender's lines are hidden, remembered per room.
 
 import { banText, el, N_, t } from "./common.js";
-import { describe } from "./events.js";
 
 export const MAX_CHARS = 200; // the server's bound (chat.py MAX_CHARS)
 const KEEP = 200; // lines kept in the list
@@ -69,14 +68,6 @@ export function chatItem(line, onMute = null, onReport = null) {
     );
   }
   return item;
-}
-
-// A set found or a wrong call as a chat line (as on Set with Friends).
-export function eventItem(ev, ctx) {
-  if (ev.type !== "set_taken" && ev.type !== "wrong_call") return null;
-  const said = describe(ev, ctx);
-  if (!said.text) return null;
-  return el("li", { class: `event ${said.kind || ""}`, "data-chat-event": ev.type, text: said.text });
 }
 
 export class Chat {
@@ -212,13 +203,6 @@ export class Chat {
   // A line a moderator deleted (the server's chat_deleted): it leaves this page too.
   remove(game, seq) {
     this.list.querySelector(`[data-line="${CSS.escape(`${game}:${seq}`)}"]`)?.remove();
-  }
-
-  events(events, ctx) {
-    for (const ev of events || []) {
-      const item = eventItem(ev, ctx);
-      if (item) this.add(item);
-    }
   }
 
   add(item) {

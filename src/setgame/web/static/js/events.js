@@ -2,6 +2,7 @@
 // room page does about them (banner, sound, flashing cards).
 
 import { fmt, lang, t, tn } from "./common.js";
+import { aloneOverText } from "./scores.js";
 import { cardName } from "./table.js";
 
 // A list of cards or names, as a field of a message (never a sentence of its own).
@@ -116,6 +117,7 @@ function round_over({ ev, ctx }) {
 // the points and the time, won or not, time penalties, and the daily puzzle's result.
 function match_over({ ev, ctx }) {
   const solo = ev.solo;
+  if (!solo && ctx.solitary) return [aloneOverText(ctx.result?.solo)]; // practice: nobody to beat
   if (!solo) {
     const winners = ev.winners || [];
     return [tn("ev.matchover.one", "ev.matchover.other", winners.length, { names: list(winners.map(ctx.nameOf)) })];

@@ -1,5 +1,6 @@
-// The home page: the create-game form (every room setting of docs/protocol.md)
-// and the list of public rooms to join or watch.
+// The home page: one tap to play (against the computer, solo, a room for friends, the
+// daily puzzle), the create-game form behind "More options" (every room setting of
+// docs/protocol.md), and the public rooms to join or watch with how many people are online.
 
 import { attributes, el, init, MODES, PHASES, t, tn } from "./common.js";
 import { variantAbout } from "./flaws.js";
@@ -94,22 +95,42 @@ function settings() {
   return body;
 }
 
+// One tap to play: the room is created with the usual settings and opened at once.
+const QUICK = {
+  bots: { mode: "multi", bots: 2, public: false },
+  solo: { mode: "solo", public: false },
+  friends: { mode: "multi", public: false },
+};
+
 async function create(e) {
   e.preventDefault();
-  const error = document.querySelector("#create-error");
+  await createRoom(settings(), document.querySelector("#create-error"));
+}
+
+async function createRoom(body, error) {
   error.textContent = "";
   try {
     const res = await fetch("/api/rooms", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(settings()),
+      body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(data.message || data.error || `HTTP ${res.status}`);
+    if (!res.ok) {
+      refused(error, data.code === "too_many_rooms" ? t("home.too_many") : data.message || `HTTP ${res.status}`, data.rooms);
+      return;
+    }
     location.assign(data.url);
   } catch (err) {
-    error.textContent = [t("home.failed"), err.message].join(": ");
+    refused(error, err.message, []);
   }
+}
+
+// Why a room was not created; over the address's cap, links to the rooms that count
+// (play in one of them, or leave it).
+function refused(error, why, rooms) {
+  const links = (rooms || []).map((room) => el("li", {}, el("a", { href: room.url }, t("home.your_room", { id: room.id }))));
+  error.replaceChildren([t("home.failed"), why].join(": "), ...(links.length ? [el("ul", { class: "room-links" }, ...links)] : []));
 }
 
 // A listed room's mode, with its variant unless Classic.
@@ -117,7 +138,9 @@ function modeText(room) {
   const mode = t(MODES[room.mode] ?? "mode.multi");
   const name = room.settings?.variant;
   const title = VARIANTS.find((v) => v.name === name)?.title ?? name;
-  return name && name !== "classic" ? [mode, title].join(" · ") : mode;
+  const parts = name && name !== "classic" ? [mode, title] : [mode];
+  if (room.rated) parts.push(t("home.rated")); // so that a guest knows before opening it
+  return parts.join(" · ");
 }
 
 function roomRow(room) {
@@ -145,6 +168,11 @@ async function refresh() {
     document.querySelector("#rooms tbody").replaceChildren(...rooms.map(roomRow));
     document.querySelector("#no-rooms").hidden = rooms.length > 0;
     document.querySelector("#rooms").hidden = rooms.length === 0;
+    const count = await (await fetch("/api/online")).json();
+    const online = document.querySelector("#online");
+    online.textContent = tn("home.online.one", "home.online.other", count.online);
+    online.dataset.online = String(count.online);
+    online.hidden = false;
   } catch {
     /* the list comes back on the next refresh */
   }
@@ -171,6 +199,9 @@ for (const b of document.querySelectorAll("[data-preset]")) {
 }
 form.addEventListener("input", syncForm);
 form.addEventListener("submit", create);
+for (const b of document.querySelectorAll("button[data-play]")) {
+  b.addEventListener("click", () => createRoom(QUICK[b.dataset.play], document.querySelector("#play-error")));
+}
 syncForm();
 refresh();
 setInterval(refresh, 5000);

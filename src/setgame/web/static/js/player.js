@@ -40,6 +40,10 @@ function plot(family, points) {
   const label = tn("prof.plot.one", "prof.plot.other", points.length, { family: FAMILIES[family] ?? family, low, high });
   const box = { viewBox: `0 0 ${w} ${h}`, width: w, height: h, style: "max-width: 100%; height: auto" };
   const chart = svg("svg", { ...box, role: "img", "aria-label": label, class: "plot" });
+  // The lowest and highest ratings as guide lines, then the line and a dot per game.
+  for (const r of high > low ? [low, high] : [low]) {
+    chart.append(svg("line", { x1: pad, x2: w - pad, y1: y(r), y2: y(r), class: "guide" }));
+  }
   chart.append(
     svg("polyline", {
       points: points.map((p, i) => `${x(i).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" "),
@@ -47,6 +51,7 @@ function plot(family, points) {
       stroke: "currentColor",
       "stroke-width": 2,
     }),
+    ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p[1]).toFixed(1), r: 3, class: "dot" })),
   );
   return el("figure", { "data-profile-plot": family }, chart, el("figcaption", { text: label }));
 }

@@ -39,6 +39,7 @@ let bannerUntil = 0;
 let conn = null;
 let sentName = ""; // the name last asked to join under: a refusal quotes it
 const history = new EventLog(room);
+let ratings = null; // the finished game's rating changes, once the server recorded it
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
 let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
@@ -132,7 +133,15 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, variant: state?.variant, mode: state?.mode, settings: state?.settings });
+const context = () => ({
+  nameOf,
+  you,
+  variant: state?.variant,
+  mode: state?.mode,
+  settings: state?.settings,
+  solitary: solo(),
+  result: state?.result,
+});
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
@@ -281,11 +290,19 @@ function render() {
   main.dataset.holder = state.holder ? nameOf(state.holder) : "";
   main.dataset.version = String(state.version);
   main.dataset.variant = variant().name;
+  main.dataset.mode = state.mode;
+  // A game of one has nobody to share the room with nor to talk to.
+  $(".share").hidden = solo();
+  $("#chat").hidden = solo();
   renderCards();
   renderStatus();
   renderScores($("#scores"), state, you);
   renderActions();
-  renderResults($("#results"), $("#standings"), state);
+  renderResults($("#results"), $("#standings"), state, ratings?.game === state.game ? ratings : null);
+  if (state.phase === "match_over" && main.dataset.shownEnd !== state.game) {
+    main.dataset.shownEnd = state.game; // once per game: the final results come into view
+    $("#results").scrollIntoView({ block: "nearest" });
+  }
   renderAgain();
   chat?.refresh(); // a players-only chat opens once this page has a seat
   tick();
@@ -498,6 +515,23 @@ function bind() {
   setInterval(tick, 100);
 }
 
+// A signed-in player sits as their account (the server seats them so whatever name is
+// sent): the name is theirs, filled in and not to be changed here.
+async function fillAccountName() {
+  try {
+    const me = await (await fetch("/api/account")).json();
+    if (!me.signed_in) return;
+    const input = $("input[name=player-name]");
+    input.value = me.name;
+    input.readOnly = true;
+    $("#join").dataset.account = me.name;
+    $("#join-as").textContent = t("room.as_account");
+    $("#join-as").hidden = false;
+  } catch {
+    /* a guest's form, as before */
+  }
+}
+
 // --- messages from the server ----------------------------------------------
 
 function adopt(next) {
@@ -524,7 +558,6 @@ function adopt(next) {
 
 function onEvents(events) {
   history.add(events || [], state?.version);
-  chat?.events(events, context()); // sets found and wrong calls as chat lines
   for (const ev of events || []) {
     const text = describe(ev, context());
     log(text.text, text.kind);
@@ -625,6 +658,10 @@ const handlers = {
     setBanner(errorText(msg), "error", 3000);
     render();
   },
+  ratings(msg) {
+    ratings = msg;
+    render();
+  },
   watchers(msg) {
     if (!state) return;
     state.watchers = msg.count;
@@ -641,6 +678,7 @@ await loadLayout();
 showKeys();
 fitTable($("#table"), { under: [$("#previous"), $(".actions")], stacked: [$(".deckline"), $("#scores")] });
 bind();
+await fillAccountName();
 conn = new Connection(room, handlers);
 chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
 conn.resumeFrom(history.version());

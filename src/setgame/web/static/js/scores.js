@@ -1,6 +1,6 @@
 // The scoreboard (data-player / data-score hooks) and the results table.
 
-import { displayName, el, fmt, t, tn } from "./common.js";
+import { displayName, el, fmt, minutes, t, tn } from "./common.js";
 
 function badges(p, state, you) {
   const marks = [];
@@ -41,14 +41,35 @@ export function renderScores(list, state, you) {
   );
 }
 
-// Standings after a round or the match, with the winners and solo figures.
-export function renderResults(box, list, state) {
+// The end of a game of one (solo, practice, the puzzle): won or not, and the time; no
+// "Winner: NAME" with nobody else at the table.
+export function aloneOverText(solo) {
+  if (!solo) return t("room.matchover");
+  const won = solo.won !== false;
+  if (solo.seconds == null) return won ? t("ev.over.won") : t("ev.over.done");
+  const time = minutes(solo.seconds);
+  return won ? t("ev.over.won.time", { time }) : t("ev.over.done.time", { time });
+}
+
+// A player's rating change at the end ("1012 (+12)"), or why the game left it.
+function ratingText(change) {
+  if (change.after == null) return t("res.rating.unrated");
+  const delta = change.after - (change.before ?? change.after);
+  const signed = delta > 0 ? `+${fmt(delta)}` : delta < 0 ? `−${fmt(-delta)}` : "±0";
+  return t("res.rating", { rating: String(change.after), change: signed }); // as the profile writes it
+}
+
+// Standings after a round or the match, with the winners, each signed-in player's rating
+// change (`ratings`, once the server recorded the game) and solo figures.
+export function renderResults(box, list, state, ratings = null) {
   const over = state.phase === "round_over" || state.phase === "match_over";
   box.hidden = !over;
   if (!over) return;
   const result = state.result || {};
   const winners = result.winners || [];
-  const rows = [...(state.players || [])].sort((a, b) => b.total - a.total);
+  const alone = state.mode !== "multi"; // solo, practice: the figures, not a ranking of one
+  const rows = alone ? [] : [...(state.players || [])].sort((a, b) => b.total - a.total);
+  const changes = new Map((ratings?.changes || []).map((c) => [c.player, c]));
   list.replaceChildren(
     ...rows.map((p) =>
       el(
@@ -57,6 +78,7 @@ export function renderResults(box, list, state) {
         el("span", { class: "name", text: displayName(p) }),
         el("b", { text: ` ${p.total}` }),
         winners.includes(p.id) ? el("span", { class: "badge winner", text: t("res.winner") }) : null,
+        changes.has(p.id) ? el("small", { class: "rating-change", "data-rating": p.name, text: ratingText(changes.get(p.id)) }) : null,
       ),
     ),
   );
@@ -73,6 +95,7 @@ export function renderResults(box, list, state) {
     // Puzzle: wrong picks cost time instead of points (already in the seconds above).
     if (solo.penalty_seconds) parts.push(t("res.penaltytime", { seconds: fmt(solo.penalty_seconds) }));
     list.append(
+      el("li", { class: "solo verdict", "data-solo-verdict": solo.won ? "won" : "lost", text: aloneOverText(solo) }),
       el("li", { class: "solo", text: parts.join(", ") }),
       el("li", { class: "solo", text: solo.won ? t("res.won") : t("res.lost") }),
     );

@@ -1,0 +1,96 @@
+"""The home page as a front door (issue 21): one tap to play against the computer, solo, in
+a room for friends or the daily puzzle; the full settings behind "More options"; the public
+rooms with how many people are online; the leaderboard in the site header."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import create_room, join, phase, play_round, start
+
+pytestmark = pytest.mark.browser
+
+ROOM = re.compile(r"/room/[\w-]+$")
+
+
+def settings(base: str, page: Page) -> dict[str, Any]:
+    room = page.url.rsplit("/", 1)[1]
+    answer = httpx.get(f"{base}/api/rooms/{room}", timeout=5, trust_env=False)
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_one_tap_plays_against_the_computer_solo_or_with_friends(
+    live_server: str, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/")
+    expect(page.locator("#create")).to_be_hidden()  # the form waits behind "More options"
+    page.click("[data-play=bots]")
+    page.wait_for_url(ROOM)
+    room = settings(live_server, page)
+    assert (room["mode"], room["settings"]["bots"], room["settings"]["public"]) == (
+        "multi", 2, False
+    )
+    expect(page.locator("[data-player] .badge.bot")).to_have_count(2)
+    page.goto(f"{live_server}/")
+    page.click("[data-play=solo]")
+    page.wait_for_url(ROOM)
+    assert settings(live_server, page)["mode"] == "solo"
+    expect(page.locator("#chat")).to_be_hidden()  # a game of one: no chat, no share link
+    page.goto(f"{live_server}/")
+    page.click("[data-play=friends]")
+    page.wait_for_url(ROOM)
+    room = settings(live_server, page)
+    assert (room["mode"], room["settings"]["bots"], room["settings"]["public"]) == (
+        "multi", 0, False
+    )
+    expect(page.locator(".share .link")).to_be_visible()
+    page.goto(f"{live_server}/")
+    page.click("[data-play=puzzle]")
+    page.wait_for_url(re.compile(r"/puzzle$"))
+
+
+def test_home_shows_who_is_online_and_the_header_links_the_leaderboard(
+    live_server: str, new_page: Any
+) -> None:
+    join(new_page(), create_room(live_server, public=True), "Ann")  # someone has a room open
+    page = new_page()
+    page.goto(f"{live_server}/")
+    online = page.locator("[data-online]")
+    expect(online).to_be_visible()
+    expect(online).to_have_text(re.compile(r"^\d+ players? online$"))
+    # counted at most every 5 s, the list refreshed every 5 s: Ann shows within 12 s
+    expect(online).to_have_attribute("data-online", re.compile(r"^[1-9]\d*$"), timeout=12_000)
+    page.click("header.top a[href='/leaderboard']")
+    page.wait_for_url(re.compile(r"/leaderboard$"))
+    current = page.locator("header.top a[aria-current=page]")
+    expect(current).to_have_attribute("href", "/leaderboard")
+
+
+def test_on_a_1366x768_desktop_the_chat_input_and_the_final_results_are_in_view(
+    live_server: str, new_page: Any
+) -> None:
+    """Issue 21: the sidebar no longer pushes the chat input below the fold, and the end
+    of a game brings the results into view."""
+    page = new_page(viewport={"width": 1366, "height": 768})
+    url = create_room(live_server, deck="color=R", rounds="single", public=False)
+    join(page, url, "Ann")
+    for n in range(40):  # a long game's worth of lines in the events list and the chat
+        page.evaluate(
+            "n => ['#log', '[data-chat-lines]'].forEach((list) => document.querySelector(list)"
+            ".prepend(Object.assign(document.createElement('li'), {textContent: `line ${n}`})))",
+            n,
+        )
+    expect(page.locator("[data-chat-input]")).to_be_in_viewport()
+    start(page)
+    play_round([page, page], ["Ann", "Ann"], {"Ann": 0})
+    phase(page, "match_over")
+    expect(page.locator("#results")).to_be_in_viewport()
+    expect(page.locator("[data-chat-input]")).to_be_in_viewport()
