@@ -19,7 +19,10 @@ from setgame.words.i18n import LANGUAGES, card_label
 pytestmark = pytest.mark.browser
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "setgame" / "web"
-PAGE_WEIGHT_LIMIT = 150 * 1024
+PAGE_WEIGHT_LIMIT = 190 * 1024
+"""Everything the room page loads, uncompressed. It was 150 KB until the page gained the phone
+layout (fit.js and its CSS), the names of every deck's cards from the server (/api/words: the
+browser no longer composes them) and the lines of every event; 172 KB then."""
 
 
 def strings(lang: str) -> dict[str, Any]:
@@ -194,8 +197,8 @@ def test_theme_and_colorblind_choice_are_remembered(live_server: str, new_page: 
     expect(page.locator("[data-control=sound]")).to_have_attribute("aria-pressed", "false")
 
 
-def test_room_page_weighs_under_150_kb(live_server: str, new_page: Any) -> None:
-    """Everything the room page loads (HTML, CSS, JS, JSON) under 150 KB uncompressed."""
+def test_room_page_weighs_under_190_kb(live_server: str, new_page: Any) -> None:
+    """Everything the room page loads (HTML, CSS, JS, JSON) under 190 KB uncompressed."""
     sizes: dict[str, int] = {}
     page = new_page()
 
