@@ -102,6 +102,15 @@ def test_hostile_variant_settings_are_bad_settings_quoting_the_input(
         Settings.from_dict(changes)
 
 
+def test_r06_generalized_the_table_setting_is_a_size_the_variant_offers() -> None:
+    """A size is a whole number, not a bool (``False == 0``) nor a float (``12.0 == 12``);
+    a refused size is answered with the sizes the variant offers."""
+    for bad in (False, 12.0, 9.0):
+        with pytest.raises(GameError) as err:
+            Settings(variant="junior", table=bad)
+        assert str(err.value) == f"table must be 0 or 12 or 9 for Junior, not {bad!r}"
+
+
 def test_table_setting_deals_the_size_the_variant_offers() -> None:
     assert len(started("junior", table=9).table) == 9
     assert len(started("junior").table) == 12
@@ -579,3 +588,47 @@ def test_memory_good_claim_is_taken_and_replaced_face_down() -> None:
     with pytest.raises(GameError) as err:
         game.apply(NoSet(2, "a"))
     assert err.value.code == "auto_deal"
+
+
+# --- the table's state, as the snapshot (and so every replay check) records it --------------------
+
+
+def test_r06_generalized_a_table_before_its_deal_holds_nothing() -> None:
+    assert Table(SET_CHAIN, 12).snapshot() == {
+        "table": [],
+        "stock": [],
+        "previous": None,
+        "found": [],
+        "turned": [],
+        "reshuffles": 0,
+    }
+
+
+def test_r09_generalized_the_snapshot_records_each_flows_state() -> None:
+    """What each flow keeps beside the layout is state: a replay that differs there differs."""
+    shuffle = started("shuffle", seed=9, mode="multi", no_set="auto")
+    assert shuffle.snapshot()["state"]["reshuffles"] == 0
+    for at, count in ((10.0, 1), (20.0, 2)):
+        shuffle.apply(Call(at, "a"))
+        shuffle.apply(Pick(at, "a", shuffle.groups_on_table()[0]))
+        assert shuffle.snapshot()["state"]["reshuffles"] == count
+    while shuffle.phase == "playing":  # to the next round: its count starts again
+        at += 10.0
+        shuffle.apply(Call(at, "a"))
+        shuffle.apply(Pick(at, "a", shuffle.groups_on_table()[0]))
+    shuffle.apply(Start(at + 1, "b"))
+    assert shuffle.snapshot()["state"]["reshuffles"] == 0
+
+    chain = started("set-chain", seed=4)
+    group = chain.groups_on_table()[0]
+    chain.apply(Pick(1, "a", group))
+    assert chain.snapshot()["state"]["previous"] == list(group)
+
+    puzzle = started("puzzle", seed=5, mode="practice")
+    group = puzzle.groups_on_table()[0]
+    puzzle.apply(Pick(1, "a", group))
+    assert puzzle.snapshot()["state"]["found"] == [list(group)]
+
+    memory = started("memory", seed=3)
+    memory.apply(Turn(1, "a", 4))
+    assert memory.snapshot()["state"]["turned"] == [4]
