@@ -632,3 +632,56 @@ def test_r09_generalized_the_snapshot_records_each_flows_state() -> None:
     memory = started("memory", seed=3)
     memory.apply(Turn(1, "a", 4))
     assert memory.snapshot()["state"]["turned"] == [4]
+
+
+def test_r10_memory_a_miss_costs_neither_a_set_nor_a_lockout() -> None:
+    """Memory: missing is the game's normal course, whatever the penalty setting; only the
+    fair-call wait applies (this project's own reading, docs/variants.md)."""
+    game = started("memory", seed=3, mode="multi", penalty="both")
+    game.apply(Call(1, "a"))
+    for c in game._t.groups()[0]:
+        game.apply(Turn(1.5, "a", game.table.index(c)))
+    assert game.players["a"].sets == 1
+    game.apply(Call(2, "a"))
+    for c in wrong_group(game)[:-1]:
+        game.apply(Turn(2.5, "a", game.table.index(c)))
+    [_, wrong] = game.apply(Turn(2.6, "a", game.table.index(wrong_group(game)[-1])))
+    assert wrong["type"] == "wrong_call" and wrong["penalty"] == "none"
+    assert wrong["point_lost"] is False and wrong["locked"] is False and wrong["score"] == 1
+    assert game.players["a"].locked is False and wrong["cooldown"] > 0
+
+
+def test_r15_a_puzzle_alone_adds_ten_seconds_for_every_wrong_pick() -> None:
+    game = started("puzzle", seed=5, mode="solo")
+    for at in (1.0, 2.0, 3.0):
+        [wrong] = game.apply(Pick(at, "a", wrong_group(game)))
+        assert wrong["penalty_seconds"] == PUZZLE_PENALTY_SECONDS
+    assert game.view("a")["penalty_seconds"] == 3 * PUZZLE_PENALTY_SECONDS
+
+
+def test_turn_errors_name_the_variant_and_the_position() -> None:
+    classic = started("classic")
+    with pytest.raises(GameError) as err:
+        classic.apply(Turn(1, "a", 0))
+    assert err.value.code == "face_up"
+    assert str(err.value) == "Classic: the cards lie face up: pick them"
+    game = started("memory", seed=3)
+    for bad in (12, "0"):
+        with pytest.raises(GameError) as err:
+            game.apply(Turn(1, "a", bad))  # type: ignore[arg-type]
+        assert err.value.code == "bad_position"
+        assert str(err.value) == f"no card lies at position {bad!r}"
+    game.apply(Turn(1, "a", 4))
+    with pytest.raises(GameError) as err:
+        game.apply(Turn(1, "a", 4))
+    assert str(err.value) == "the card at position 4 is already up"
+
+
+@pytest.mark.parametrize("name", ["classic", "puzzle"])
+def test_the_public_view_holds_every_key_of_a_viewers_view_in_order(name: str) -> None:
+    """The server builds the public view once and patches each viewer's own keys into it
+    (server/fanout.py): a viewer's own key must already be there, in its place, as None."""
+    game = started(name, seed=5)
+    public, own = game.public_view(now=1.0), game.own_view("a")
+    assert list(public) == list(game.view("a", now=1.0)) and set(own) <= set(public)
+    assert all(public[key] is None for key in own)
