@@ -685,3 +685,19 @@ def test_the_public_view_holds_every_key_of_a_viewers_view_in_order(name: str) -
     public, own = game.public_view(now=1.0), game.own_view("a")
     assert list(public) == list(game.view("a", now=1.0)) and set(own) <= set(public)
     assert all(public[key] is None for key in own)
+
+
+def test_pick_and_no_set_errors_of_the_flows_say_why() -> None:
+    memory = started("memory", seed=3)
+    with pytest.raises(GameError) as err:
+        memory.apply(Pick(1, "a", tuple(memory.table[:3])))
+    assert str(err.value) == "the cards lie face down: turn them up one by one"
+    puzzle = started("puzzle", seed=5, mode="practice")
+    group = puzzle.groups_on_table()[0]
+    puzzle.apply(Pick(1, "a", group))
+    with pytest.raises(GameError) as err:
+        puzzle.apply(Pick(2, "a", group))
+    assert str(err.value) == f"already found: {puzzle.names(group)!r}"
+    with pytest.raises(GameError) as err:
+        puzzle.apply(NoSet(3, "a"))
+    assert str(err.value) == "Puzzle deals more cards by itself when needed"
