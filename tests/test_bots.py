@@ -223,10 +223,12 @@ def test_an_expert_claims_a_group_it_has_seen() -> None:
     for _ in range(100):
         cards, seen = memory_table(rng, 12)
         plan = bot.plan([None] * 12, 0.0, variant=MEMORY, seen=seen)
-        assert (plan is None) == (not find_sets(cards))  # it knows all: nothing to turn
-        if plan is not None:
-            assert plan.cards is not None and is_set(*plan.cards)
-            assert [cards[p] for p in plan.positions or ()] == list(plan.cards)
+        assert plan is not None and plan.positions is not None
+        if not find_sets(cards):  # it knows all and no set: a miss on purpose (misses deal)
+            assert plan.cards is None and len(set(plan.positions)) == 3
+            continue
+        assert plan.cards is not None and is_set(*plan.cards)
+        assert [cards[p] for p in plan.positions] == list(plan.cards)
 
 
 def test_a_beginner_forgets_more_than_a_strong_player() -> None:

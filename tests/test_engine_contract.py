@@ -759,13 +759,18 @@ def test_the_last_cards_asked_for_in_solo_can_end_the_round() -> None:
     ]
 
 
-def test_a_departed_seat_is_never_locked() -> None:
+def test_a_departed_seat_keeps_its_lockout_and_its_wait() -> None:
+    """R10 (issue 19): leaving is no way out of a lockout or a fair-call wait; the seat
+    keeps both for its return (``tests/test_rules_audit.py``)."""
     game = seed_where(lambda g: has_set(g.table), Settings(penalty="lockout"), ("a", "b", "c"))
     take_any(game, "a", 1)
     game.apply(Call(2, "a"))
     game.apply(Pick(2.5, "a", not_a_set(game.table)))
     game.apply(Leave(3, "a"))  # a holds a point: the seat stays, departed
-    assert game.view()["players"][0] == entry("a", present=False, score=1, sets=1, total=1, wrong=1)
+    assert game.view(now=4)["players"][0] == entry(
+        "a", present=False, score=1, sets=1, total=1, wrong=1, locked=True,
+        cooldown_until=7.5, cooldown_in=3.5,
+    )
 
 
 def test_a_player_may_join_between_rounds() -> None:

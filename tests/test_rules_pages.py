@@ -30,33 +30,44 @@ OURS = {
 }
 #: Rules of ours, by the section that states them and words of the sentence that does: that
 #: sentence must carry the page's marker (all locked -> all lift, the fair call, the missed set
-#: shown, the match following the seated players, ties).
+#: shown, the match following the seated players, ties, the locked-out players' vote, the
+#: seat taken back by a player who returns).
 OWN_RULES = {
     "en": (("wrong", "When every player is locked out, all lockouts lift"),
            ("wrong", "the others get the first chance"),
            ("no-set", "one set that was missed"),
            ("match", "the match follows the seated players"),
-           ("match", "equal highest totals share the win")),
+           ("match", "equal highest totals share the win"),
+           ("no-set", "takes no part in the play until the lockout lifts"),
+           ("match", "Leaving is no way out of a penalty")),
     "ru": (("wrong", "Если заблокированы все игроки, блокировка снимается со всех"),
            ("wrong", "первыми шанс получают другие"),
            ("no-set", "один пропущенный сет"),
            ("match", "партия следует за теми, кто сидит за столом"),
-           ("match", "при равенстве лучших сумм победу делят")),
+           ("match", "при равенстве лучших сумм победу делят"),
+           ("no-set", "не участвует в игре, пока блокировка не снята"),
+           ("match", "Уход из-за стола не избавляет от штрафа")),
     "pl": (("wrong", "Gdy zablokowani są wszyscy gracze, blokada znika dla wszystkich"),
            ("wrong", "pierwszą szansę dostają inni"),
            ("no-set", "jeden przeoczony SET"),
            ("match", "partia idzie za tymi, którzy siedzą przy stole"),
-           ("match", "równe najwyższe wyniki dzielą zwycięstwo")),
+           ("match", "równe najwyższe wyniki dzielą zwycięstwo"),
+           ("no-set", "nie bierze udziału w grze, dopóki blokada nie zniknie"),
+           ("match", "Wyjście od stołu nie uwalnia od kary")),
     "it": (("wrong", "Se tutti i giocatori sono fermi, il blocco cade per tutti"),
            ("wrong", "la prima occasione tocca agli altri"),
            ("no-set", "un SET che era sfuggito"),
            ("match", "la partita segue chi è seduto al tavolo"),
-           ("match", "la vittoria è condivisa")),
+           ("match", "la vittoria è condivisa"),
+           ("no-set", "non partecipa al gioco finché il fermo non cade"),
+           ("match", "Andarsene non cancella una penalità")),
     "de": (("wrong", "Setzen alle Spieler aus, fallen alle Sperren auf einmal weg"),
            ("wrong", "die anderen haben zuerst die Chance"),
            ("no-set", "ein übersehenes SET"),
            ("match", "richtet sich die Partie nach denen, die am Tisch sitzen"),
-           ("match", "teilen sich die Spieler den Sieg")),
+           ("match", "teilen sich die Spieler den Sieg"),
+           ("no-set", "nimmt am Spiel nicht teil, bis die Sperre wegfällt"),
+           ("match", "Wer geht, entgeht damit keiner Strafe")),
 }  # fmt: skip
 
 #: A claim that a rulebook is a "first" or "second" edition: no rulebook says so.
@@ -501,3 +512,29 @@ def test_a_wrong_example_would_be_caught() -> None:
     variant = find_variant(str(example["data-variant"]))
     cards = variant.deck.parse_many(str(example["data-cards"]).split())
     assert not variant.is_claim(cards) and example["codes"] == ["1RSD"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r11_the_locked_out_players_vote_is_named_our_reading(lang: str) -> None:
+    """The books say "all players" agree on "no set"; leaving the locked-out players out of
+    the vote is this project's reading (issue 19), and each page says so where the vote is."""
+    section, words = OWN_RULES[lang][-2]
+    assert section == "no-set"
+    stated = [s for s in _sentences(_section(lang, "no-set")) if words in s]
+    assert len(stated) == 1 and OURS[lang] in stated[0], stated
+MEMORY_DEAL = {
+    "en": "never because of what lies face down",
+    "ru": "никогда из-за того, что лежит рубашкой вверх",
+    "pl": "nigdy z powodu tego, co leży zakryte",
+    "it": "mai per ciò che sta coperto",
+    "de": "nie wegen dessen, was verdeckt liegt",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_memory_says_its_deal_tells_nothing_and_is_our_rule(lang: str) -> None:
+    """Issue 20: Memory deals after misses in a row, never on what lies face down."""
+    text = _flat(_variants(lang).texts["variant-memory"])
+    stated = [s for s in _sentences(text) if MEMORY_DEAL[lang] in s]
+    assert len(stated) == 1, text
+    assert OURS[lang] in stated[0] and "4" in stated[0], stated[0]

@@ -44,10 +44,15 @@ def started(variant: str, seed: int = 1, mode: str = "solo", **extra: Any) -> Ga
 
 def step(game: Game, rng: random.Random, at: float) -> list[Event]:
     """One legal move of the only (solo) player: a random claimable group, turned up card
-    by card in memory; more cards when none lies there."""
+    by card in memory (a miss when none lies there: misses in a row deal more cards); more
+    cards when none lies there."""
     if game.variant.flow.face_down:
-        group = rng.choice(game._t.groups())  # the engine's own knowledge: a perfect memory
-        return [e for c in group for e in game.apply(Turn(at, "a", game.table.index(c)))]
+        groups = game._t.groups()  # the engine's own knowledge: a perfect memory
+        size = game.variant.claim_size
+        where = (
+            [game.table.index(c) for c in rng.choice(groups)] if groups else list(range(size))
+        )
+        return [e for pos in where for e in game.apply(Turn(at, "a", pos))]
     groups = game.groups_on_table()
     if groups:
         return game.apply(Pick(at, "a", rng.choice(groups)))
@@ -148,7 +153,8 @@ def test_r11_random_play_never_leaves_a_table_without_a_group_while_the_stock_ha
     seed: int, name: str, moves: int, wrong: float
 ) -> None:
     """R11 generalized: the table grows until it holds a group that may be claimed now; and
-    no card is ever in two places (table, previous claim, stock)."""
+    no card is ever in two places (table, previous claim, stock). Memory excepted: its
+    face-down table grows after misses in a row, never because it holds no group."""
     game = started(name, seed, mode="multi", no_set="auto", rounds="single")
     rng = random.Random(seed)
     at = 0.0
@@ -157,7 +163,7 @@ def test_r11_random_play_never_leaves_a_table_without_a_group_while_the_stock_ha
             break
         at += 1000.0  # past every fair-call cooldown
         groups = game._t.groups()
-        assert groups or not game.deck_left
+        assert groups or not game.deck_left or game.variant.flow.face_down
         state = game.snapshot()["state"]
         places = state["table"] + (state["previous"] or []) + state["stock"]
         assert len(places) == len(set(places)) and set(places) <= set(game.deck)
@@ -166,7 +172,9 @@ def test_r11_random_play_never_leaves_a_table_without_a_group_while_the_stock_ha
         # any cards (most often no group: a wrong call), or a group
         random_cards = rng.random() < wrong
         cards = rng.sample(game.table, game.variant.claim_size) if random_cards else []
-        cards = cards or list(rng.choice(groups))
+        cards = cards or (
+            list(rng.choice(groups)) if groups else rng.sample(game.table, game.variant.claim_size)
+        )
         if game.variant.flow.face_down:
             for c in cards:
                 game.apply(Turn(at, who, game.table.index(c)))
@@ -176,7 +184,8 @@ def test_r11_random_play_never_leaves_a_table_without_a_group_while_the_stock_ha
             game.apply(Tick(at + 60))
         else:
             game.apply(Pick(at, who, tuple(cards)))
-    assert game.phase == "match_over" or game._t.groups() or not game.deck_left
+    memory = game.variant.flow.face_down
+    assert game.phase == "match_over" or game._t.groups() or not game.deck_left or memory
 
 
 def test_r09_generalized_cards_are_replaced_while_the_table_would_fall_below_its_size() -> None:
@@ -407,8 +416,9 @@ def test_r14_a_new_round_of_a_chain_match_starts_without_a_previous_claim() -> N
 
 def test_daily_puzzle_ends_when_its_six_sets_are_found() -> None:
     day = "2026-11-22"
-    game = started("puzzle", mode="solo", day=day)
-    cards = daily_puzzle(parse_day(day))
+    game = started("puzzle", mode="solo", day=day)  # seed 1: the day's table dealt from it
+    cards = daily_puzzle(parse_day(day), 1)
+    assert cards != daily_puzzle(parse_day(day))  # not the public table (seed 0)
     view = game.view("a")
     assert game.table == list(cards) and view["deck"] == 0 and view["groups"] == 6
     assert view["found"] == [] and view["players"][0]["penalty_seconds"] == 0
@@ -513,9 +523,10 @@ def test_memory_never_shows_a_face_down_card_before_it_is_turned(mode: str) -> N
         who = players[turn % len(players)]
         if mode == "multi":
             apply(Call(at, who), at)
+        groups = game._t.groups()
         picks = rng.sample(range(len(game.table)), 3) if rng.random() < 0.3 else None
-        if picks is None:
-            picks = [game.table.index(c) for c in game._t.groups()[0]]
+        if picks is None:  # a group when one lies there, else a miss (misses deal more)
+            picks = [game.table.index(c) for c in groups[0]] if groups else [0, 1, 2]
         for pos in picks:
             shown.add(game.table[pos])
             apply(Turn(at, who, pos), at)
@@ -601,6 +612,7 @@ def test_r06_generalized_a_table_before_its_deal_holds_nothing() -> None:
         "found": [],
         "turned": [],
         "reshuffles": 0,
+        "blind_misses": 0,
     }
 
 
@@ -701,3 +713,70 @@ def test_pick_and_no_set_errors_of_the_flows_say_why() -> None:
     with pytest.raises(GameError) as err:
         puzzle.apply(NoSet(3, "a"))
     assert str(err.value) == "Puzzle deals more cards by itself when needed"
+
+
+def _memory_with(holds_set: bool) -> Game:
+    """A solo Memory game whose first face-down table holds a set, or holds none."""
+    for seed in range(10_000):
+        game = started("memory", seed=seed)
+        if bool(game._t.groups()) == holds_set and len(game.table) == 12:
+            return game
+    raise AssertionError("no such seed")
+
+
+def _public(events: list[Event]) -> list[tuple[Any, ...]]:
+    """What an event tells about the face-down table: its type, why cards came, the count
+    of cards on the table and in the deck (turned cards' names left out: they differ)."""
+    return [
+        (e["type"], e.get("why"), len(e.get("table") or ()), e.get("deck"), e.get("reason"))
+        for e in events
+    ]
+
+
+def test_memory_deals_on_misses_in_a_row_whether_or_not_a_set_lies_face_down() -> None:
+    """Memory's deal tells nothing: a table with a set and one without, missed the same way,
+    give the same public events (three cards after 12 / 3 = 4 misses in a row, then after
+    15 / 3 = 5), and a table without a set is not grown at the deal (before, it was at once,
+    telling everyone that no set lay face down)."""
+    with_set, without = _memory_with(True), _memory_with(False)
+    assert len(with_set.table) == len(without.table) == 12  # no growth at the deal
+    seen: dict[bool, list[tuple[Any, ...]]] = {True: [], False: []}
+    for holds, game in ((True, with_set), (False, without)):
+        at = 0.0
+        for _ in range(9):
+            table = game._t.cards
+            miss = next(  # the same kind of turn in both games: three cards that are no set
+                trio
+                for trio in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 4))
+                if not game.variant.kind.count([table[i] for i in trio], game.variant.deck)
+            )
+            for pos in miss:
+                at += 1.0
+                seen[holds] += _public(game.apply(Turn(at, "a", pos)))
+    assert seen[True] == seen[False]
+    added = [e for e in seen[True] if e[0] == "cards_added"]
+    assert added == [
+        ("cards_added", "misses", 15, 66, None),
+        ("cards_added", "misses", 18, 63, None),
+    ]
+
+
+def test_memory_round_ends_after_misses_once_the_deck_is_empty() -> None:
+    """With the deck empty, the misses in a row that would deal end the round instead
+    (whatever lies face down); a good claim starts the count again."""
+    game = started("memory", seed=2, rounds="single")
+    game._t.stock.clear()  # the end of a round, reached quickly
+    at, events = 0.0, []
+    for n in range(4):
+        assert game.phase == "playing", n
+        table = game._t.cards
+        trio = next(
+            t for t in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 4), (0, 2, 4))
+            if not game.variant.kind.count([table[i] for i in t], game.variant.deck)
+        )
+        for pos in trio:
+            at += 1.0
+            events += game.apply(Turn(at, "a", pos))
+    assert game.phase == "match_over"
+    assert [e["type"] for e in events].count("wrong_call") == 4
+    assert "cards_added" not in [e["type"] for e in events]

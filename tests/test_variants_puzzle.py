@@ -7,7 +7,15 @@ import datetime
 import pytest
 
 from setgame import card_names, count_sets, find_sets
-from setgame.rules.puzzle import PuzzleError, daily_puzzle, draw, make_puzzle, parse_day
+from setgame.rules.puzzle import (
+    PUBLIC_SEED,
+    PuzzleError,
+    daily_puzzle,
+    daily_seed,
+    draw,
+    make_puzzle,
+    parse_day,
+)
 from setgame.rules.variants import find_variant
 
 DAY = datetime.date(2026, 11, 22)
@@ -70,3 +78,20 @@ def test_impossible_puzzles_are_refused() -> None:
         make_puzzle(b"x", size=2)
     with pytest.raises(PuzzleError):
         make_puzzle(b"x", size=12, groups=-1)
+
+
+def test_a_day_under_a_server_key_cannot_be_computed_without_the_key() -> None:
+    """Issue 20: the server deals a day from ``daily_seed(day, key)``; the public table (seed
+    0, the pinned one above) and another key's are other cards, and the seed never repeats
+    from one day to the next (knowing today's tells nothing of tomorrow's)."""
+    key, other = b"k" * 32, b"o" * 32
+    seeds = [daily_seed(day, key) for day in days(200)]
+    assert len(set(seeds)) == 200 and all(0 < s < 2**62 for s in seeds)
+    assert daily_seed(DAY, key) == daily_seed(DAY, key) != daily_seed(DAY, other)
+    dealt = daily_puzzle(DAY, daily_seed(DAY, key))
+    assert dealt == daily_puzzle(DAY, daily_seed(DAY, key))  # the same for everyone that day
+    assert dealt != daily_puzzle(DAY) and dealt != daily_puzzle(DAY, daily_seed(DAY, other))
+    assert count_sets(dealt) == 6 and len(set(dealt)) == 12
+    assert daily_puzzle(DAY, PUBLIC_SEED) == daily_puzzle(DAY)  # offline play, old games
+    with pytest.raises(PuzzleError):
+        daily_seed("2026-11-22", key)  # type: ignore[arg-type]

@@ -212,3 +212,14 @@ def solve_puzzle(page: Page) -> None:
         count = len(found_sets(page))
         pick(page, names)
         expect(page.locator("#found li")).to_have_count(count + 1)
+
+
+def grant_role(db: Any, name: str, role: str = "moderator") -> None:
+    """The host's own ``setgame admin grant NAME ROLE --db DB``, on a running server's
+    database (roles are read at each request: the server sees it at once)."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "setgame", "admin", "grant", name, role, "--db", str(db)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr

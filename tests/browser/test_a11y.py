@@ -126,6 +126,11 @@ def test_room_pages_pass_axe_in_lobby_and_in_play(
     bob.click("[data-chat-send]")
     expect(ann.locator('[data-chat-message][data-from="Bob"] [data-chat-mute]')).to_have_count(1)
     check(ann, f"room in play ({theme})")
+    ann.click('[data-chat-message][data-from="Bob"] [data-chat-report]')  # report a line
+    expect(ann.locator("[data-report-dialog]")).to_be_visible()
+    check(ann, f"room, reporting a line ({theme})")
+    ann.click("[data-report-cancel]")
+    expect(ann.locator("[data-report-dialog]")).to_be_hidden()
     bob.keyboard.press("Space")
     expect(ann.locator("main")).to_have_attribute("data-holder", "Bob")
     check(ann, f"room, the board held by another ({theme})")
@@ -266,3 +271,34 @@ def test_variant_rooms_pass_axe(
     start(mega)
     expect(mega.locator("#table")).to_have_attribute("data-rows", "4")
     check(mega, f"megaset, 4 rows ({theme})")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_moderation_page_passes_axe_with_reports_bans_and_the_log(
+    live_server: Any, a11y_page: Callable[[str], Page], theme: str
+) -> None:
+    import secrets
+
+    from browser.browserkit import grant_role
+
+    page = a11y_page(theme)
+    page.goto(f"{live_server}/moderation")
+    expect(page.locator("[data-mod-status]")).not_to_be_empty()  # refused: not a moderator
+    check(page, f"moderation, refused ({theme})")
+    name = f"Axe{secrets.token_hex(2)}"
+    page.goto(f"{live_server}/account")
+    page.fill("[data-account-name]", name)
+    page.fill("[data-account-password]", "correct horse")
+    page.click("[data-account-action=claim]")
+    expect(page.locator("[data-account-status]")).to_contain_text(name)
+    grant_role(live_server.db, name)
+    room = create_room(live_server, public=False).rsplit("/", 1)[1]
+    report = {"room": room, "name": "Somebody", "reason": "rude"}
+    assert page.request.post(f"{live_server}/api/reports", data=report).status == 201
+    ban = {"address": "192.0.2.0/24", "minutes": 5, "reason": "a test", "kind": "mute"}
+    assert page.request.post(f"{live_server}/api/moderation/ban", data=ban).status == 201
+    page.goto(f"{live_server}/moderation")
+    expect(page.locator("[data-mod-report]").first).to_be_visible()
+    expect(page.locator("[data-mod-ban]").first).to_be_visible()
+    expect(page.locator("[data-mod-logged]").first).to_be_visible()
+    check(page, f"moderation ({theme})")

@@ -19,6 +19,12 @@ from setgame.analysis import ratings as rating
 pytestmark = pytest.mark.browser
 
 NAMES = ("Ann", "Bob")
+#: The fair-play rules relaxed (tests/server/test_fair_play.py tests them): a browser game on
+#: the beginner deck lasts under 2 minutes, and both accounts play from one address.
+LENIENT = {
+    "SETGAME_RATED_MIN_SECONDS": "0", "SETGAME_RATED_MIN_SETS": "0",
+    "SETGAME_RATED_ADDRESS_DAILY": "100",
+}
 
 
 def claim(page: Page, base: str, name: str) -> None:
@@ -64,17 +70,19 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
     server_factory: Any, new_page: Any, tmp_path: Path
 ) -> None:
     db = tmp_path / "rated.db"
-    base = server_factory(db=db)
+    base = server_factory(db=db, env=LENIENT)
     ann, bob = pages = [new_page(), new_page()]
     for page, name in zip(pages, NAMES, strict=True):
         claim(page, base, name)
-    give_rated_games(db, rating.PROVISIONAL_GAMES - 1)
+    give_rated_games(db, rating.BOARD_GAMES - 1)
     assert board(base) == []  # provisional both: not on the board yet
     url = create_room(base, public=False, rated=True, deck="beginner", rounds="single")
     seat(pages, url, list(NAMES))
-    for page in pages:  # signed in: their seats say so
+    for page in pages:  # signed in: their seats say so, and the room that the game is rated
         for name in NAMES:
             expect(page.locator(f'[data-player="{name}"] .badge.member')).to_have_count(1)
+        expect(page.locator("#rated")).to_have_attribute("data-rated", "true")
+        expect(page.locator("#rated a")).to_have_text("Rated game")
     ann.fill("[data-chat-input]", "good luck Bob")
     ann.click("[data-chat-send]")
     expect(bob.locator('[data-chat-message][data-from="Ann"] .text')).to_have_text("good luck Bob")
@@ -98,7 +106,7 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
         mine = figures[name]
         assert mine["wins"] == int(won)
         assert mine["sets"] == taken[name]
-        assert mine["ratings"]["set"]["games"] == rating.PROVISIONAL_GAMES
+        assert mine["ratings"]["set"]["games"] == rating.BOARD_GAMES
         assert mine["provisional"] is False
         assert mine["recent"][0]["family"] == "set"
     if ann_won != bob_won:  # the winner's rating rose above the loser's

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -832,3 +833,39 @@ async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path
         assert sent == [1, 2, 3, 4, 5]
     finally:
         await storage.close()
+
+
+async def test_r10_a_player_who_leaves_on_one_process_takes_the_seat_back_on_another(
+    cluster: list[LiveServer],
+) -> None:
+    """R10, R14 through the mirrors: the join relayed to the owner carries the token the
+    connection said hello with, so the same person gets the same seat, lockout and all."""
+    room = await create_room(cluster[0].url, penalty="lockout", no_set="auto", pick_seconds=5)
+    clients = []
+    for server, name in zip(cluster, ("Ann", "Bob", "Cid"), strict=True):
+        client = await Client.connect(server.url, room)
+        await client.join(name)
+        clients.append(client)
+    try:
+        ann, bob, _ = clients
+        await ann.start()
+        for client in clients:
+            await client.wait_update(lambda s: s["phase"] == "playing")
+        table = ann.table
+        wrong = next(t for t in itertools.combinations(table, 3) if not table_sets({"table": t}))
+        await ann.call()
+        await ann.wait_update(lambda s: s["holder"] == ann.player)
+        await ann.pick(list(wrong))
+        await ann.wait_event("wrong_call")
+        seat, token = ann.player, ann.token
+        await ann.leave()
+        await bob.wait_update(lambda s: any(p["id"] == seat and not p["present"]
+                                            for p in s["players"]))  # fmt: skip
+        back = await Client.connect(cluster[2].url, room, token=token)  # another process
+        clients.append(back)
+        assert await back.join("Annie") == seat
+        await bob.wait_update(lambda s: any(p["id"] == seat and p["present"] and p["locked"]
+                                            for p in s["players"]))  # fmt: skip
+        assert bob.state is not None and bob.state["rounds"] == 3
+    finally:
+        await close_all(clients)

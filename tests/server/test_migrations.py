@@ -16,7 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from setgame.server import account_tables, chat_tables, migrations
+from setgame.server import account_tables, chat_tables, migrations, moderation_tables
 from setgame.server.storage import Storage, StorageError, database_url, metadata
 
 # The schema exactly as the release before migrations made it (storage.py at main before
@@ -98,12 +98,19 @@ def _fill_old(conn: sa.Connection) -> None:
 
 
 def _dump(conn: sa.Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """The old tables' rows, in their old columns (later revisions may add columns)."""
     found = {}
     for name in OLD_TABLES:
         table = sa.Table(name, sa.MetaData(), autoload_with=conn)
+        columns = [table.c[c.name] for c in OLD.tables[name].columns]
         order = [c for c in table.primary_key.columns]
-        found[name] = [tuple(r) for r in conn.execute(table.select().order_by(*order))]
+        query = sa.select(*columns).order_by(*order)
+        found[name] = [tuple(r) for r in conn.execute(query)]
     return found
+
+
+def _rules(conn: sa.Connection) -> list[tuple[str, int]]:
+    return [tuple(r) for r in conn.exec_driver_sql("SELECT id, rules FROM games ORDER BY id")]
 
 
 def _revision(conn: sa.Connection) -> str | None:
@@ -113,7 +120,7 @@ def _revision(conn: sa.Connection) -> str | None:
 def _differences(conn: sa.Connection) -> list[Any]:
     """What would autogenerate change to reach storage's tables: nothing, when the
     migrations build exactly what the code uses."""
-    every = [metadata, account_tables.metadata, chat_tables.metadata]
+    every = [metadata, account_tables.metadata, chat_tables.metadata, moderation_tables.metadata]
     return list(compare_metadata(MigrationContext.configure(conn), every))  # type: ignore[arg-type]
 
 
@@ -165,6 +172,8 @@ async def test_a_database_of_the_release_before_migrations_upgrades_with_nothing
     assert await _run(database, _dump) == before
     assert await _run(database, _revision) == migrations.head()
     assert await _run(database, _differences) == []
+    # 0007: every game stored before was played under rules 1, and replays under them
+    assert await _run(database, _rules) == [("g1", 1), ("g2", 1), ("g3", 1)]
 
 
 async def test_a_new_database_is_built_by_the_migrations_as_the_code_expects(
@@ -235,3 +244,30 @@ async def test_a_failing_upgrade_changes_nothing(database: str) -> None:
     names = await _run(database, lambda c: set(sa.inspect(c).get_table_names()))
     assert names == {*OLD_TABLES, "ratings"}  # no accounts: 0002 was undone
     assert await _run(database, _dump) == before
+
+
+async def test_0010_deals_daily_puzzles_stored_before_from_the_public_table(
+    database: str,
+) -> None:
+    """Issue 20: a daily puzzle stored before the server key was dealt the day's public table;
+    0010 gives it the public seed (0), so that it replays as it was played. Other games keep
+    their seeds."""
+    puzzle = json.dumps({"mode": "solo", "variant": "puzzle", "day": "2026-11-20"})
+    practice = json.dumps({"mode": "practice", "variant": "puzzle", "day": ""})
+
+    def fill(conn: sa.Connection) -> None:
+        _fill_old(conn)
+        games = OLD.tables["games"]
+        conn.execute(games.insert(), [
+            {"id": "d1", "room": "r2", "seed": 99, "settings": puzzle, "status": "finished",
+             "created": 3.0, "finished": 4.0},
+            {"id": "d2", "room": "r2", "seed": 98, "settings": practice, "status": "finished",
+             "created": 3.0, "finished": 4.0},
+        ])
+
+    await _run(database, fill)
+    await _run(database, migrations.upgrade)
+    seeds = await _run(database, lambda c: dict(
+        c.execute(sa.text("SELECT id, seed FROM games")).all()
+    ))
+    assert seeds == {"g1": 2**61 + 7, "g2": 3, "g3": 4, "d1": 0, "d2": 98}

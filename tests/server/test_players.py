@@ -23,11 +23,17 @@ from setgame.server.storage import Storage
 from .accountkit import PASSWORD, Browser, TestClient, claim
 
 FAST = {"deck": "beginner", "rounds": "single", "no_set": "auto", "pick_seconds": 10}
+LENIENT = Limits(
+    rated_min_seconds=0, rated_min_sets=0, rated_begun_seconds=0, rated_begun_sets=0,
+    rated_pair_daily=1000, rated_address_daily=1000,
+)
+"""The fair-play rules (tests/server/test_fair_play.py) relaxed: these tests play games of a
+second between two accounts of one address, and test what rated games do."""
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(build(Storage(str(tmp_path / "p.db")), limits=Limits())) as c:
+    with TestClient(build(Storage(str(tmp_path / "p.db")), limits=LENIENT)) as c:
         yield c
 
 
@@ -228,14 +234,14 @@ async def test_a_game_is_recorded_once_and_bots_keep_their_ratings(tmp_path: Pat
         keeper = RatingKeeper(Rooms(storage), storage)
         outcome = Outcome(
             "g1", "r1", "set", None,
-            [SeatResult("pa", None, 3, 3, 1), SeatResult("pb", 5, 4, 4, 0)],
+            [SeatResult("pa", None, 3, 3, 1), SeatResult("pb", 4, 4, 4, 0)],
         )
         await keeper.record(outcome)
         await keeper.record(outcome)  # again (a restart, a second look): nothing changes
         async with storage.reading() as conn:
             rows = (await conn.exec_driver_sql("SELECT mu, sigma, games FROM ratings")).all()
             played = (await conn.exec_driver_sql("SELECT place, wrong FROM player_games")).all()
-        expected = rate([Placing(NEW, 2), Placing(bot_rating(5), 1, bot=True)])[0]
+        expected = rate([Placing(NEW, 2), Placing(bot_rating(4), 1, bot=True)])[0]
         assert [tuple(r) for r in rows] == [(expected.mu, expected.sigma, 1)]
         assert [tuple(r) for r in played] == [(2, 1)]
         assert bot_rating(5) == Rating(35.0, 2.0, 20)  # fixed: nothing stored for the bot
@@ -250,10 +256,10 @@ def test_the_leaderboard_lists_established_players_of_one_family(client: TestCli
     async def seed() -> None:
         store: Accounts = client.app.state.accounts  # type: ignore[attr-defined]
         for name, family, mu, sigma, games in (
-            ("Ann", "set", 30.0, 3.0, 25),
+            ("Ann", "set", 30.0, 3.0, 35),
             ("Bob", "set", 28.0, 2.0, 30),
-            ("Cid", "set", 40.0, 5.0, 19),  # provisional: not listed
-            ("Dee", "ultraset", 26.0, 2.5, 20),
+            ("Cid", "set", 40.0, 5.0, 29),  # fewer than BOARD_GAMES (30): not listed
+            ("Dee", "ultraset", 26.0, 2.5, 30),
         ):
             account = await store.claim(name, PASSWORD)
             values = {"account": account.id, "family": family, "mu": mu, "sigma": sigma,
@@ -262,7 +268,7 @@ def test_the_leaderboard_lists_established_players_of_one_family(client: TestCli
 
     client.portal.call(seed)  # type: ignore[union-attr]
     board = client.get("/api/leaderboard", params={"board": "set"}).json()
-    expected = [("Bob", Rating(28.0, 2.0, 30)), ("Ann", Rating(30.0, 3.0, 25))]
+    expected = [("Bob", Rating(28.0, 2.0, 30)), ("Ann", Rating(30.0, 3.0, 35))]
     assert board == [{"name": n, "rating": r.display, "games": r.games} for n, r in expected]
     assert [e["name"] for e in client.get("/api/leaderboard?board=ultraset").json()] == ["Dee"]
     assert client.get("/api/leaderboard?board=4set").json() == []
@@ -316,7 +322,7 @@ def test_a_game_that_ended_as_the_server_stopped_is_recorded_at_the_next_start(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "c.db"
-    with TestClient(build(Storage(str(db)), limits=Limits())) as client:
+    with TestClient(build(Storage(str(db)), limits=LENIENT)) as client:
         _game(client, [("Bob", True)])
         before = _profile(client, "Ann")
 
@@ -327,10 +333,10 @@ def test_a_game_that_ended_as_the_server_stopped_is_recorded_at_the_next_start(
 
         client.portal.call(forget)  # type: ignore[union-attr]
         assert client.get("/api/players/Ann").json()["games"] == 0
-    with TestClient(build(Storage(str(db), create=False), limits=Limits())) as again:
+    with TestClient(build(Storage(str(db), create=False), limits=LENIENT)) as again:
         assert _profile(again, "Ann") == before  # the same game, the same rating
         assert _profile(again, "Bob")["games"] == 1
-    with TestClient(build(Storage(str(db), create=False), limits=Limits())) as third:
+    with TestClient(build(Storage(str(db), create=False), limits=LENIENT)) as third:
         assert _profile(third, "Ann")["games"] == 1  # recorded once, not at every start
 
 
@@ -378,7 +384,7 @@ def _board(client: TestClient, board: str, rows: int) -> list[dict[str, Any]]:
 
 
 def test_solo_boards_list_signed_in_players_best_time_per_deck(tmp_path: Path) -> None:
-    with TestClient(build(Storage(str(tmp_path / "s.db")), limits=Limits())) as guest:
+    with TestClient(build(Storage(str(tmp_path / "s.db")), limits=LENIENT)) as guest:
         _solo(guest, None, deck="beginner")  # a guest's time is on no board
         claim(guest, "Ann")
         times = [_solo(guest, "Ann", deck="beginner")["result"]["solo"]["seconds"]]
@@ -405,10 +411,13 @@ def test_todays_daily_puzzle_board_and_the_streak(client: TestClient) -> None:
     today = utc_now().date().isoformat()
     claim(client, "Ann")
     final = _solo(client, "Ann", variant="puzzle", day=today, deck="full", no_set="auto")
-    seconds = final["result"]["solo"]["seconds"]
-    assert _board(client, "daily", 1) == [{"name": "Ann", "seconds": round(seconds, 3), "games": 1}]
+    assert final["result"]["solo"]["seconds"] < 10  # a script's solve: no person is so fast
     profile = _profile(client, "Ann", games=0)
+    deadline = time.monotonic() + 5
+    while profile["daily_streak"] == 0 and time.monotonic() < deadline:
+        profile = _profile(client, "Ann", games=0)
     assert profile["daily_streak"] == 1
+    assert _board(client, "daily", 0) == []  # not ranked (tests/server/test_daily_fair.py)
     assert profile["solo"] == {}  # the puzzle is not a classic solo time
 
 

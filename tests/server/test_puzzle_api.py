@@ -60,9 +60,8 @@ async def test_no_date_means_today_in_utc(http: httpx.AsyncClient) -> None:
     response = await daily(http)
     assert response.status_code == 200
     assert response.json()["date"] in {before.isoformat(), today().isoformat()}
-    cache = response.headers["cache-control"]
-    assert cache.startswith("public, max-age=")
-    assert 0 < int(cache.rsplit("=", 1)[1]) <= 86400  # only until midnight UTC
+    # today's cards start the caller's clock (the daily board): never from a cache
+    assert response.headers["cache-control"] == "private, no-store"
 
 
 async def test_a_past_day_is_cacheable(http: httpx.AsyncClient) -> None:
@@ -134,14 +133,16 @@ def test_the_day_turns_at_midnight_utc() -> None:
     status, body, _ = answer(["2026-11-23"], late)
     assert (status, body["code"]) == (400, "future_date")
     status, body, cache = answer([], late)
-    assert (status, body["date"], cache) == (200, "2026-11-22", "public, max-age=1")
+    assert (status, body["date"], cache) == (200, "2026-11-22", "private, no-store")
     status, body, cache = answer(["2026-11-23"], late + datetime.timedelta(seconds=1))
-    assert (status, body["date"], cache) == (200, "2026-11-23", "public, max-age=86400")
+    assert (status, body["date"], cache) == (200, "2026-11-23", "private, no-store")
+    status, body, cache = answer(["2026-11-22"], late + datetime.timedelta(seconds=1))
+    assert (status, cache) == (200, f"public, max-age={PAST_MAX_AGE}, immutable")
 
 
 def test_today_is_the_utc_day_whatever_the_clock_zone() -> None:
     kiribati = datetime.timezone(datetime.timedelta(hours=14))
     now = datetime.datetime(2026, 11, 23, 9, 0, tzinfo=kiribati)  # 19:00 on the 22nd, UTC
     status, body, cache = answer([], now)
-    assert (status, body["date"], cache) == (200, "2026-11-22", "public, max-age=18000")
+    assert (status, body["date"], cache) == (200, "2026-11-22", "private, no-store")
     assert answer(["2026-11-23"], now)[1]["code"] == "future_date"

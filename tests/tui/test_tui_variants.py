@@ -333,3 +333,13 @@ async def test_a_ghostset_claim_takes_six_keys(clock: FakeClock) -> None:
         assert me(app)["sets"] == 0 and len(app.selected) == 5  # not judged yet
         await pilot.press(keys[5])
         assert me(app)["sets"] == 1 and message(app) == "Found! " + " ".join(claim)
+
+
+def test_memory_says_that_misses_deal_when_no_set_is_refused() -> None:
+    """Issue 20: Memory deals after misses in a row; Puzzle's refusal keeps its own words."""
+    from setgame.tui.strings import error_message
+
+    memory = error_message("auto_deal", "", "de", {"variant": {"name": "memory"}})
+    assert memory == "Fehlgriffe in Folge bringen drei Karten mehr: deck weiter auf"
+    puzzle = error_message("auto_deal", "", "en", {"variant": {"name": "puzzle"}})
+    assert puzzle == "There is always a group to find here: keep looking"

@@ -28,6 +28,10 @@ This project's own choices (not from any rulebook):
   so the rating has stopped swinging by hundreds of points a game.
 - **Ties** are rated as the average over the ways of breaking them (:func:`tie_breaks`):
   the model's own treatment of ties can rank a worse place above a better one.
+- **Fair play** (:class:`FairPlay`, ``docs/rules.md`` "Ratings"): which finished games may
+  move ratings at all (long enough, begun before a player left, within the daily allowances
+  between the same accounts, the same address and against computer players, computer players
+  within reach). The server counts; this module only states the rules and their numbers.
 - **Computer players** have fixed ratings per level (:func:`bot_rating`), never updated: they
   anchor the scale (level 3 is the model's average player) and make games against them
   rateable. The levels are spaced 5 ``mu`` (120 displayed points) apart, chosen by hand until
@@ -51,6 +55,13 @@ Z: Final = 3.0
 SCALE: Final = 200 / SIGMA
 BASE: Final = 1000
 PROVISIONAL_GAMES: Final = 20
+BOARD_GAMES: Final = 30
+"""Rated games in a family before a player is on its board (established): more than
+:data:`PROVISIONAL_GAMES`, because the board is what a farmer aims at. Under the daily
+allowances (:class:`FairPlay`) one person with two accounts on one address gets at most two
+rated games a day between them, so 30 such games take 15 days (the 20 of before took 10 s);
+and after 30 games against established opponents about 44% of the initial uncertainty is
+left instead of half (see the test)."""
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
 BOT_SIGMA: Final = 2.0
@@ -80,6 +91,43 @@ FAMILIES: Final[dict[str, str | None]] = {
 }
 
 _MODEL: Final = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+@dataclass(frozen=True, slots=True)
+class FairPlay:
+    """This project's rules for which games move ratings (``docs/rules.md``, "Ratings").
+
+    A game counts when it lasted ``min_seconds`` of play (from the first deal to the end) and
+    ``min_sets`` groups were taken in it: shorter ones prove nothing and are what a script
+    plays. A player who left before the game had really begun (``begun_seconds`` of play and
+    ``begun_sets`` groups taken, both) is left out of it: neither rated nor rating. Between
+    the same two accounts at most ``pair_daily`` rated games a day (``window`` seconds,
+    rolling), between accounts seated from one address at most ``address_daily``, and at
+    most ``bot_daily`` against computer players per account; beyond, the game does not move
+    those players' ratings. A computer player moves a person's rating only when its level is
+    within ``bot_reach`` (in ``mu``, one level) of the person's own skill: beating a far
+    weaker one, or losing to a far stronger one, teaches the model nothing but would shrink
+    the person's uncertainty, which is what raised a farmer's shown rating."""
+
+    min_seconds: float = 120.0
+    min_sets: int = 6
+    begun_seconds: float = 60.0
+    begun_sets: int = 3
+    pair_daily: int = 2
+    address_daily: int = 2
+    bot_daily: int = 5
+    bot_reach: float = 5.0
+    window: float = 86400.0
+
+    def long_enough(self, seconds: float, sets: int) -> bool:
+        return seconds >= self.min_seconds and sets >= self.min_sets
+
+    def begun(self, seconds: float, sets: int) -> bool:
+        """Whether a game had really begun ``seconds`` into play with ``sets`` taken."""
+        return seconds >= self.begun_seconds and sets >= self.begun_sets
+
+    def bot_in_reach(self, person: Rating, level: int) -> bool:
+        return abs(bot_rating(level).mu - person.mu) <= self.bot_reach
 
 
 class RatingError(ValueError):

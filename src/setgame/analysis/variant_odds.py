@@ -26,7 +26,8 @@ import numpy as np
 
 from setgame.rules.algebra import digits, encode
 from setgame.rules.decks import Deck
-from setgame.rules.kinds import GHOSTSET, Kind
+from setgame.rules.kind import Kind
+from setgame.rules.kinds import GHOSTSET
 from setgame.rules.variants import Variant
 
 MAX_SAMPLES: Final = 1_000_000

@@ -198,13 +198,14 @@ class Bot:
         self, table: Sequence[Card | None], now: float, variant: Variant, known: Mapping[int, Card]
     ) -> Plan | None:
         """Turn up cards the bot does not know (as many as a claim holds; when fewer
-        are left, some it knows make up the count)."""
+        are left, some it knows make up the count). Knowing every card and no group, it
+        turns some anyway: misses in a row are what deal more cards in Memory."""
         size = variant.claim_size
         unknown = [p for p, c in enumerate(table) if c is None and p not in known]
-        if not unknown or len(table) < size:
+        face_down_known = [p for p in known if table[p] is None]
+        if len(table) < size or len(unknown) + len(face_down_known) < size:
             return None
         chosen = self.rng.sample(unknown, min(size, len(unknown)))
-        face_down_known = [p for p in known if table[p] is None]
         if len(chosen) < size:
             if len(face_down_known) < size - len(chosen):
                 return None

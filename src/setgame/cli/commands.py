@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 
 from setgame.analysis.solving import SolveError, solve_cards, solve_stream
+from setgame.cli.admin import admin_app
 from setgame.cli.summary import COMMANDS, SUMMARY, VARIANT_NAMES, exit_with
 from setgame.rules.cards import card_names, parse_cards
 from setgame.rules.sets import explain
@@ -538,6 +539,9 @@ def serve(
     except LimitError as exc:
         exit_with(gettext(lang(), "setgame: error: {message}", message=str(exc)), 2)
     run_server(host=host, port=port, db=db, limits=limits, create_db=create_db, redis=redis)
+
+
+app.add_typer(admin_app, name="admin", short_help=COMMANDS["admin"])
 
 
 class Mode(StrEnum):

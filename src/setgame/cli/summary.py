@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "odds": "The probability that random cards hold no set, and the same in play (R17).",
     "serve": "Run the multiplayer game server (web client included).",
     "play": "Play SET in the terminal: solo, against bots, practice, or online.",
+    "admin": "Grant, revoke and list moderator and admin roles (on serve's database).",
 }
 
 

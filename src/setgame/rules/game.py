@@ -16,11 +16,15 @@ Modes:
 Solo scoring (R15), as this project implements it: the score is the sets found
 minus the penalties; each request for three more cards is a penalty of one
 point (``000``); a wrong pick costs one set when ``penalty`` is ``point`` or
-``both`` (never below zero sets). The game is *won* when every more-cards
-penalty has been cancelled by a set found once the deck is empty and at most 12
-cards lie on the table ("among the last 12 cards", ``001``, ``004``; in a variant,
-the last ``table`` cards). The seconds from start to end are recorded (a puzzle
-played alone adds 10 s per wrong pick instead of taking a point).
+``both`` (never below zero sets). The game is *won* when no more cards were asked
+for, or when a set was found once the deck is empty and at most 12 cards lie on
+the table: it cancels the penalty ("among the last 12 cards", ``001``, ``004``; in
+a variant, the last ``table`` cards; :func:`setgame.rules.penalties.solo_won`). The
+seconds from start to end are recorded (a puzzle played alone adds 10 s per wrong
+pick instead of taking a point).
+
+A game is played under one rules version (``rules``, :data:`RULES_VERSION`): a game
+stored by an earlier release replays under the rules it was played with.
 
 This project's own rules, beside the rulebooks': the fair-call cooldown
 (:mod:`setgame.rules.penalties`), "when every player is locked out, all lockouts lift"
@@ -61,14 +65,16 @@ from setgame.rules.actions import (
 from setgame.rules.cards import Card
 from setgame.rules.claims import flaw_dicts
 from setgame.rules.errors import GameError
-from setgame.rules.kinds import Group
-from setgame.rules.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome
+from setgame.rules.kind import Group
+from setgame.rules.penalties import PUZZLE_PENALTY_SECONDS, Outcome, outcome, solo_won
 from setgame.rules.settings import (
     LOCKOUT_LIFTS,
     MODES,
     NO_SET_RULES,
     PENALTIES,
     ROUND_RULES,
+    RULES_VERSION,
+    RULES_VERSIONS,
     Settings,
     variant_of,
 )
@@ -84,6 +90,7 @@ __all__ = [  # what the engine's users import from here (the parts live in their
     "PENALTIES",
     "PHASES",
     "ROUND_RULES",
+    "RULES_VERSION",
     "TABLE_SIZE",
     "Action",
     "Away",
@@ -155,11 +162,16 @@ class _State:
 class Game:
     """One match of SET, driven by actions that carry the time."""
 
-    def __init__(self, settings: Settings | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, settings: Settings | None = None, seed: int = 0, rules: int = RULES_VERSION
+    ) -> None:
         self.settings = settings or Settings()
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError("bad_setting", f"seed must be an int, not {seed!r}")
+        if isinstance(rules, bool) or rules not in RULES_VERSIONS:
+            raise GameError("bad_setting", f"rules must be one of {RULES_VERSIONS}, not {rules!r}")
         self.seed = seed
+        self.rules: Final = rules  # the rules version it is played under (RULES_VERSION)
         self.variant: Final = variant_of(self.settings)
         self.deck: Final = deck_of(self.variant, self.settings.deck)
         self._t = Table(self.variant, self.settings.table or self.variant.table_size)
@@ -178,9 +190,12 @@ class Game:
     # -- replay and inspection ------------------------------------------------------------
 
     @classmethod
-    def replay(cls, settings: Settings, seed: int, actions: Iterable[Action]) -> Game:
-        """The game that results from applying ``actions`` in order (they must all be legal)."""
-        game = cls(settings, seed)
+    def replay(
+        cls, settings: Settings, seed: int, actions: Iterable[Action], rules: int = RULES_VERSION
+    ) -> Game:
+        """The game that results from applying ``actions`` in order (they must all be legal),
+        under the rules version ``rules`` it was played with."""
+        game = cls(settings, seed, rules)
         for action in actions:
             game.apply(action)
         return game
@@ -251,6 +266,11 @@ class Game:
         """The rounds of the match as now planned (R14): dealt, plus those still to deal."""
         single = self.settings.rounds == "single" or self.settings.solitary
         return seating.planned_rounds(single, self._seated_ids(), self._s.dealt)
+
+    @property
+    def dealt(self) -> list[str]:
+        """Who has dealt in this match, in order (R14)."""
+        return list(self._s.dealt)
 
     @property
     def dealer(self) -> str | None:
@@ -381,7 +401,7 @@ class Game:
                 "penalties": p.penalties,
                 "score": p.score,
                 "cancelled": p.cancelled,
-                "won": p.cancelled >= p.penalties,
+                "won": solo_won(self.rules, p.penalties, p.cancelled),
                 "seconds": None
                 if s.ended_at is None or s.started_at is None
                 else round(s.ended_at - s.started_at + p.penalty_seconds, 3),
@@ -448,11 +468,14 @@ class Game:
             raise GameError("bad_name", f"a name is 1-{MAX_NAME} characters, not {a.name!r}")
         if not isinstance(a.player, str) or not a.player:
             raise GameError("bad_action", f"bad player id: {a.player!r}")
-        if a.player in self.players:
+        seat = self.players.get(a.player)
+        if seat is not None and seat.present:
             raise GameError("already_seated", f"player {a.player!r} is already seated")
         limit = 1 if self.settings.solitary else MAX_PLAYERS
         if len(self.present()) >= limit:
             raise GameError("room_full", f"the room is full ({limit} players)")
+        if seat is not None:  # R10, R14: the same seat comes back as it left
+            return self._return(seat, name, a.at)
         if self.settings.solitary and self._s.phase != "lobby":
             raise GameError("bad_phase", "a solo game takes its player before it starts")
         if len(self.players) >= seating.MAX_SEATED:
@@ -463,17 +486,26 @@ class Game:
         self.order.append(a.player)
         return [{"type": "joined", "at": a.at, "player": a.player, "name": name}]
 
+    def _return(self, p: Player, name: str, at: float) -> list[Event]:
+        """A departed seat taken again by the same player (the driver knows who is who):
+        their points, lockout and fair-call wait are as they left them (R10), and the deal
+        passes them by if they have dealt (R14)."""
+        p.present, p.away, p.name = True, False, name
+        return [{"type": "joined", "at": at, "player": p.id, "name": name, "returned": True}]
+
     def _leave(self, a: Leave) -> list[Event]:
         p = self._seat(a.player)
         s = self._s
-        if not (p.sets or p.penalties or p.total):
+        if not _worth_keeping(p, self.rules):
             # nothing to keep (always so in the lobby): the seat leaves no trace (bounded state)
             del self.players[a.player]
             self.order.remove(a.player)
-        else:  # R13-R14: the points stay in the match; the seat shows as departed
+        else:  # R10, R13-R14: points, lockout and wait stay; the seat shows as departed
             p.present = False
-            p.declared = p.locked = False
-            p.cooldown_until = None
+            p.declared = False
+            if self.rules < 2:  # rules 1: leaving wiped the lockout and the wait
+                p.locked = False
+                p.cooldown_until = None
         events: list[Event] = [{"type": "left", "at": a.at, "player": a.player}]
         if s.holder == a.player:
             s.holder = s.deadline = None
@@ -501,7 +533,7 @@ class Game:
     def _deal_round(self, at: float) -> list[Event]:
         s = self._s
         day = self.settings.day
-        layout = daily_layout(day) if day else ()  # the daily puzzle: no stock
+        layout = daily_layout(day, self.seed) if day else ()  # the daily puzzle: no stock
         self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None
@@ -636,6 +668,11 @@ class Game:
         p = self._seat(a.player)
         self._need_phase("playing")
         s = self._s
+        if self.variant.flow.face_down:
+            raise GameError(
+                "auto_deal",
+                f"{self.variant.title} deals three more cards by itself after misses in a row",
+            )
         if self._t.auto_grows:
             raise GameError(
                 "auto_deal", f"{self.variant.title} deals more cards by itself when needed"
@@ -725,7 +762,23 @@ class Game:
             p.locked = True
             p.declared = False
             events += self._lift_if_all_locked(at) or self._check_votes(at)
+        if self.variant.flow.face_down:
+            events += self._blind_deal(at)
         return events
+
+    def _blind_deal(self, at: float) -> list[Event]:
+        """Memory, after a miss: three more cards, or the round's end once the deck is empty,
+        when enough misses came in a row (:meth:`Table.blind_deal_due`); never because of
+        what lies face down."""
+        t = self._t
+        t.blind_misses += 1
+        if not t.blind_deal_due():
+            return []
+        if not t.stock:
+            return self._end_round(at)
+        if len(t.cards) >= MAX_TABLE:  # 21 cards hold a set (R11): no more cards
+            return []
+        return self._add_cards(at, "misses")
 
     def _miss(self, p: Player) -> tuple[Outcome, dict[str, Any]]:
         """What a call without a good claim costs (R10, :func:`outcome`), as the flow says,
@@ -791,6 +844,10 @@ class Game:
         a group may be claimed (R11 generalized)."""
         t = self._t
         events: list[Event] = []
+        if self.variant.flow.face_down:  # memory: what lies face down decides nothing
+            if not t.stock and len(t.cards) < self.variant.claim_size:
+                events += self._end_round(at)
+            return events
         auto = self.settings.no_set == "auto" or t.auto_grows
         while auto and t.stock and t.needs_more():
             events += self._add_cards(at, "auto")
@@ -828,6 +885,14 @@ class Game:
         s.phase = "match_over"
         s.ended_at = at
         return [{"type": "match_over", "at": at, **self.result()}]
+
+
+def _worth_keeping(p: Player, rules: int) -> bool:
+    """Whether a leaving seat holds something its player must find again on return: points
+    (R13-R14), a lockout (R10) or a fair-call wait (this project's own; rules 1: points only)."""
+    if rules < 2:
+        return bool(p.sets or p.penalties or p.total)
+    return bool(p.sets or p.penalties or p.total or p.locked or p.misses)
 
 
 _remove_compact = remove_compact  # its name from before the table had a module of its own

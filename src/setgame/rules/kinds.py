@@ -18,99 +18,17 @@ import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import ClassVar, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 import setgame.rules.decks as decks
-from setgame.rules.algebra import digits, encode, third_table
-from setgame.rules.cards import CardError
-from setgame.rules.decks import STANDARD, Deck
-from setgame.rules.flaws import CountFlaw, Flaw, PairingFlaw, SetFlaw
-from setgame.rules.sets import find_sets
-
-Group = tuple[int, ...]
-
-
-class KindError(ValueError):
-    """A kind of set asked about a deck it does not apply to."""
-
-
-class Kind:
-    """The base: each kind states its name, its size and the radix of its decks,
-    and the three rules ``_is``, ``_find`` and ``_explain``."""
-
-    name: ClassVar[str] = ""
-    size: ClassVar[int] = 3
-    radix: ClassVar[int] = 3
-    #: The most cards ``find`` lists groups among (None: the whole deck).
-    max_table: ClassVar[int | None] = None
-    #: The deck used when none is given.
-    deck: ClassVar[Deck] = STANDARD
-
-    def __repr__(self) -> str:
-        return f"<kind {self.name}>"
-
-    def is_group(self, cards: Iterable[int], deck: Deck | None = None) -> bool:
-        """Whether ``cards`` are one group of this kind (wrong count or repeats: no)."""
-        deck = deck or self.deck
-        picked = self._cards(cards, deck)
-        return len(picked) == self.size == len(set(picked)) and self._is(picked, deck)
-
-    def find(self, table: Iterable[int], deck: Deck | None = None) -> list[Group]:
-        """Every group of this kind among ``table`` (distinct cards of ``deck``)."""
-        deck = deck or self.deck
-        cards = self._table(table, deck)
-        return self._find(cards, deck) if len(cards) >= self.size else []
-
-    def count(self, table: Iterable[int], deck: Deck | None = None) -> int:
-        return len(self.find(table, deck))
-
-    def has(self, table: Iterable[int], deck: Deck | None = None) -> bool:
-        return bool(self.find(table, deck))
-
-    def explain(self, cards: Iterable[int], deck: Deck | None = None) -> list[Flaw]:
-        """Why ``cards`` are not a group of this kind; empty when they are."""
-        deck = deck or self.deck
-        picked = self._cards(cards, deck)
-        if len(picked) != self.size or len(set(picked)) != self.size:
-            raise CardError(
-                f"a {self.name} is {self.size} different cards, got {deck.names(picked)!r}"
-            )
-        return self._explain(picked, deck)
-
-    def _table(self, table: Iterable[int], deck: Deck) -> Group:
-        cards = self._cards(table, deck)
-        if len(set(cards)) != len(cards):
-            raise CardError(f"a table holds each card once, got {deck.names(cards)!r}")
-        if self.max_table is not None and len(cards) > self.max_table:
-            raise KindError(
-                f"{len(cards)} cards are too many to list {self.name}s among "
-                f"(at most {self.max_table})"
-            )
-        return cards
-
-    def _cards(self, cards: Iterable[int], deck: Deck) -> Group:
-        if deck.radix != self.radix:
-            raise KindError(f"a {self.name} needs a deck of {self.radix} values, not {deck.name}")
-        # Read no more than the deck holds (plus one, to tell): hostile input is bounded.
-        picked = tuple(itertools.islice(cards, len(deck) + 1))
-        if not deck.card_set.issuperset(picked) or any(type(c) is not int for c in picked):
-            for card in picked:
-                deck.check(card)  # raises, quoting the first card that is not one
-        if len(picked) > len(deck):
-            raise CardError(f"more cards than the {deck.name} deck holds ({len(deck)})")
-        return picked
-
-    def _is(self, cards: Group, deck: Deck) -> bool:
-        raise NotImplementedError
-
-    def _find(self, cards: Group, deck: Deck) -> list[Group]:
-        raise NotImplementedError
-
-    def _explain(self, cards: Group, deck: Deck) -> list[Flaw]:
-        raise NotImplementedError
+from setgame.rules.algebra import digits, encode
+from setgame.rules.decks import Deck
+from setgame.rules.flaws import CountFlaw, Flaw, PairingFlaw
+from setgame.rules.kind import Group, Kind, KindError
+from setgame.rules.sets import SET, SetKind, third_table
 
 
 def _pairs(
@@ -123,44 +41,6 @@ def _pairs(
         a, b = cards[i], cards[j]
         groups[key[a * span + b] if key is not None else a ^ b].append((i, j))
     return groups
-
-
-class SetKind(Kind):
-    """Three cards, every attribute all same or all different (R03)."""
-
-    name = "set"
-
-    def _is(self, cards: Group, deck: Deck) -> bool:
-        a, b, c = cards
-        return third_table(deck.width)[a * deck.space + b] == c
-
-    def _find(self, cards: Group, deck: Deck) -> list[Group]:
-        if deck.width == 4:  # the standard deck and Junior: the fast finder of R03-R05
-            return list(find_sets(cards))
-        # MegaSet: the whole pair matrix at once. thirds[i, j] completes cards i and j;
-        # where[t] is the position of card t on the table (-1: not there).
-        table = np.frombuffer(third_table(deck.width), dtype=np.uint8)
-        on_table = np.array(cards, dtype=np.intp)
-        thirds = table[on_table[:, None] * deck.space + on_table[None, :]]
-        where = np.full(deck.space, -1, dtype=np.intp)
-        where[on_table] = np.arange(len(cards))
-        k = where[thirds]
-        i, j = np.nonzero(k > np.arange(len(cards))[None, :])
-        keep = i < j
-        return [
-            (cards[a], cards[b], cards[c])
-            for a, b, c in zip(i[keep].tolist(), j[keep].tolist(), k[i[keep], j[keep]].tolist(),
-                               strict=True)
-        ]
-
-    def _explain(self, cards: Group, deck: Deck) -> list[Flaw]:
-        flaws: list[Flaw] = []
-        for attr, values in enumerate(zip(*(deck.values(c) for c in cards), strict=True)):
-            if len(set(values)) == 2:
-                common = max(set(values), key=values.count)
-                odd = next(v for v in values if v != common)
-                flaws.append(SetFlaw(attr, common, odd))
-        return flaws
 
 
 class UltraKind(Kind):
@@ -308,7 +188,6 @@ def _count_flaws(
     return flaws
 
 
-SET: Final = SetKind()
 ULTRASET: Final = UltraKind()
 GHOSTSET: Final = GhostKind()
 FOURSET: Final = FourKind()
@@ -330,3 +209,23 @@ def is_ghostset(cards: Iterable[int], deck: Deck | None = None) -> bool:
 
 def is_fourset(cards: Iterable[int], deck: Deck | None = None) -> bool:
     return FOURSET.is_group(cards, deck)
+
+
+__all__ = [
+    "FOURSET",
+    "GHOSTSET",
+    "KINDS",
+    "SET",
+    "ULTRASET",
+    "FourKind",
+    "GhostKind",
+    "Group",
+    "Kind",
+    "KindError",
+    "SetKind",
+    "UltraKind",
+    "is_fourset",
+    "is_ghostset",
+    "is_set",
+    "is_ultraset",
+]

@@ -53,6 +53,21 @@ def outcome(mode: str, penalty: str, pick_seconds: float, sets: int, misses: int
     )
 
 
+def solo_won(rules: int, penalties: int, cancelled: int) -> bool:
+    """R15: whether a solo game with ``penalties`` more-cards penalties, ``cancelled`` sets of
+    them found among the last cards (the deck empty, at most a table's size left), is won.
+
+    ``001`` and ``004``: three more cards come "with a penalty of one set"; to win, the
+    player "must cancel this penalty by finding a set among the last 12 cards". Read one
+    set per penalty (rules 1), a game with three requests is all but lost (the last 12
+    cards seldom hold three sets that all can be taken); the reading of rules 2, which a
+    player of those books accepts: a set found among the last 12 cards cancels the penalty,
+    however many cards were asked for. The penalties still cost their points (``000``)."""
+    if rules < 2:
+        return cancelled >= penalties
+    return penalties == 0 or cancelled > 0
+
+
 PUZZLE_PENALTY_SECONDS: Final = 10
 """Seconds a wrong pick adds to the time of a puzzle played alone (solo or practice): there
 the clock is the score, so a wrong pick costs time instead of a point (this project's own)."""

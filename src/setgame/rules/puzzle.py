@@ -1,12 +1,20 @@
 """Puzzle tables and the daily puzzle: 12 cards holding exactly 6 sets.
 
 Like the official daily puzzle, everyone gets the same table on the same day.
-The table is a pure function of the date: the cards are drawn with a
-SHA-256 counter stream keyed by ``setgame daily puzzle v1 YYYY-MM-DD`` (not
-Python's or NumPy's generators, whose streams may change between versions:
-a day's puzzle must stay the same for ever), and tables are drawn until one
-holds exactly the wanted number of sets (for 12 cards and 6 sets, about one
-draw in 44 does: measured over 200,000 random tables).
+The table is a pure function of the date and a seed: the cards are drawn with
+a SHA-256 counter stream keyed by ``setgame daily puzzle v2 YYYY-MM-DD <seed>``
+(not Python's or NumPy's generators, whose streams may change between
+versions: a day's puzzle must stay the same for ever), and tables are drawn
+until one holds exactly the wanted number of sets (for 12 cards and 6 sets,
+about one draw in 44 does: measured over 200,000 random tables).
+
+The seed of a day is a MAC of the date under a server's key (:func:`daily_seed`,
+issue 20): without the key nobody can compute a day's cards before the server deals
+them, so a future day cannot be solved in advance. The seed is the game's (the engine
+deals the day's table from its own seed), stored with the game and never sent to a
+client. Seed 0 (:data:`PUBLIC_SEED`) is the public table of the day, keyed by the date
+alone (``setgame daily puzzle v1 YYYY-MM-DD``): offline play, where there is no server
+and no board, and the games stored before the key existed (migration 0010).
 Whether a date may be played yet (no future dates) is the caller's business:
 this module has no clock.
 """
@@ -73,12 +81,33 @@ def make_puzzle(
     raise PuzzleError(f"no table of {size} cards with {groups} groups in {MAX_DRAWS} draws")
 
 
-def daily_puzzle(day: datetime.date) -> tuple[int, ...]:
-    """The daily puzzle of ``day``: 12 cards holding exactly 6 sets, in the order
-    they are laid out. The same date always gives the same cards."""
+PUBLIC_SEED: Final = 0
+"""The seed of the public daily puzzle (offline play; games stored before migration 0010)."""
+
+
+def daily_seed(day: datetime.date, key: bytes) -> int:
+    """The seed of ``day``'s puzzle under a server's ``key``: 62 bits of a keyed BLAKE2b of
+    the date (a MAC, as HMAC is; the key is hashed to BLAKE2b's 32 bytes), never
+    :data:`PUBLIC_SEED`."""
+    _check_day(day)
+    text = f"setgame daily puzzle v2 {day.isoformat()}".encode()
+    digest = hashlib.blake2b(text, key=hashlib.sha256(key).digest(), digest_size=8).digest()
+    return (int.from_bytes(digest, "big") >> 2) or 1
+
+
+def daily_puzzle(day: datetime.date, seed: int = PUBLIC_SEED) -> tuple[int, ...]:
+    """The daily puzzle of ``day`` dealt from ``seed`` (:func:`daily_seed`): 12 cards holding
+    exactly 6 sets, in the order they are laid out. The same date and seed always give the
+    same cards; seed 0 gives the public table of the day."""
+    _check_day(day)
+    if seed == PUBLIC_SEED:
+        return make_puzzle(f"setgame daily puzzle v1 {day.isoformat()}".encode())
+    return make_puzzle(f"setgame daily puzzle v2 {day.isoformat()} {seed}".encode())
+
+
+def _check_day(day: object) -> None:
     if isinstance(day, datetime.datetime) or not isinstance(day, datetime.date):
         raise PuzzleError(f"a daily puzzle needs a date, not {day!r}")
-    return make_puzzle(f"setgame daily puzzle v1 {day.isoformat()}".encode())
 
 
 def parse_day(text: object) -> datetime.date:

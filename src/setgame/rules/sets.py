@@ -1,4 +1,13 @@
-"""What a set is (R03-R05) and finding sets among cards.
+"""What a set is (R03-R05): the set kind, the one judge of sets, and the classic functions.
+
+The rule is in one place, :func:`third_table`: the card that completes a pair, value by
+value the one that makes each attribute all same or all different (R03, R05). The set
+kind (:class:`SetKind`, :data:`SET`) judges, finds, counts and explains through it on
+every three-valued deck (the standard deck and Junior's: four attributes; MegaSet's:
+five); the engine and every tool ask the variant's kind. The classic functions
+(:func:`is_set`, :func:`third_card`, :func:`explain`, :func:`find_sets`, :func:`has_set`,
+:func:`count_sets`) are the standard deck's side of that same kind: they ask :data:`SET`,
+or are the fast paths :data:`SET` itself runs on the standard deck.
 
 The finder looks up, for every pair of the given cards, the one card that
 completes it (R05), and whether that card lies further along the table. For
@@ -17,38 +26,43 @@ from functools import cache
 from operator import itemgetter
 from typing import Final
 
-from setgame.rules.cards import ATTRIBUTE_NAMES, VALUE_NAMES, Card, CardError, attributes, card_name
+from setgame.rules.cards import ATTRIBUTE_NAMES, VALUE_NAMES, Card, CardError, card_name
+from setgame.rules.decks import STANDARD, Deck
+from setgame.rules.flaws import Flaw as AnyFlaw
+from setgame.rules.flaws import SetFlaw
+from setgame.rules.kind import Group, Kind
 
 Triple = tuple[Card, Card, Card]
 
 
-def _third(a: Card, b: Card) -> Card:
-    card = 0
-    for weight in (27, 9, 3, 1):
+def _third(a: int, b: int, width: int = 4) -> int:
+    """R03 on each of ``width`` attributes: the value that makes the three all same or all
+    different is -(x + y) mod 3 (cards as base-3 digits, the first attribute highest)."""
+    card, weight = 0, 1
+    for _ in range(width):
         card += (-(a // weight % 3) - (b // weight % 3)) % 3 * weight
+        weight *= 3
     return card
 
 
-#: THIRD[a * 81 + b] is the card that makes a set with a and b (a == b gives a).
-THIRD: Final = bytes(_third(a, b) for a in range(81) for b in range(81))
+@cache
+def third_table(width: int) -> bytes:
+    """``third_table(w)[a * 3**w + b]`` completes a and b to a set, on a three-valued deck
+    of ``w`` attributes (at most 5, so that a card fits in a byte; a == b gives a)."""
+    if not 1 <= width <= 5:
+        raise ValueError(f"three-valued decks have 1 to 5 attributes, not {width!r}")
+    space = 3**width
+    return bytes(_third(a, b, width) for a in range(space) for b in range(space))
+
+
+#: THIRD[a * 81 + b] is the card that makes a set with a and b on the standard deck.
+THIRD: Final = third_table(4)
 
 
 def _check(card: object) -> Card:
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 81:
         raise CardError(f"not a card number (0-80): {card!r}")
     return card
-
-
-def third_card(a: Card, b: Card) -> Card:
-    """The one card that completes the two different cards ``a`` and ``b`` to a set (R05)."""
-    if _check(a) == _check(b):
-        raise CardError(f"two different cards make a pair, got {card_name(a)!r} twice")
-    return THIRD[a * 81 + b]
-
-
-def is_set(a: Card, b: Card, c: Card) -> bool:
-    """Whether three cards form a set: every attribute all same or all different (R03)."""
-    return _check(a) != _check(b) and THIRD[a * 81 + b] == _check(c)
 
 
 #: ROWS[a] maps each card b to third(a, b) as a bytes.translate table; a itself
@@ -214,10 +228,89 @@ def word_flaws_with(wording: Callable[[Flaw, str], str]) -> None:
     _wording = wording
 
 
-def explain(a: Card, b: Card, c: Card) -> list[Flaw]:
-    """Each attribute on which the three cards are not all same nor all different (R04).
+class SetKind(Kind):
+    """Three cards, every attribute all same or all different (R03), on any three-valued
+    deck: judged by :func:`third_table`, found on four attributes by the fast finder above
+    (:func:`find_sets`, :func:`has_set`, :func:`count_sets`), on MegaSet's five by the
+    whole pair matrix at once."""
 
-    An empty list means the cards form a set.
+    name = "set"
+
+    def third(self, a: int, b: int, deck: Deck | None = None) -> int:
+        """The card of ``deck`` that completes ``a`` and ``b`` to a set (R05)."""
+        deck = deck or self.deck
+        a, b = self._cards((a, b), deck)
+        return third_table(deck.width)[a * deck.space + b]
+
+    def count(self, table: Iterable[int], deck: Deck | None = None) -> int:
+        deck = deck or self.deck
+        cards = self._table(table, deck)
+        return count_sets(cards) if deck.width == 4 else len(self._find(cards, deck))
+
+    def has(self, table: Iterable[int], deck: Deck | None = None) -> bool:
+        deck = deck or self.deck
+        cards = self._table(table, deck)
+        return has_set(cards) if deck.width == 4 else bool(self._find(cards, deck))
+
+    def _is(self, cards: Group, deck: Deck) -> bool:
+        a, b, c = cards
+        return third_table(deck.width)[a * deck.space + b] == c
+
+    def _find(self, cards: Group, deck: Deck) -> list[Group]:
+        if deck.width == 4:  # the standard deck and Junior: the fast finder of R03-R05
+            return list(find_sets(cards))
+        return _find_wide(cards, deck)
+
+    def _explain(self, cards: Group, deck: Deck) -> list[AnyFlaw]:
+        flaws: list[AnyFlaw] = []
+        for attr, values in enumerate(zip(*(deck.values(c) for c in cards), strict=True)):
+            if len(set(values)) == 2:
+                common = max(set(values), key=values.count)
+                odd = next(v for v in values if v != common)
+                flaws.append(SetFlaw(attr, common, odd))
+        return flaws
+
+
+def _find_wide(cards: Group, deck: Deck) -> list[Group]:
+    """MegaSet's sets: the whole pair matrix at once (NumPy, imported only for it).
+    thirds[i, j] completes cards i and j; where[t] is card t's position (-1: not there)."""
+    import numpy as np
+
+    table = np.frombuffer(third_table(deck.width), dtype=np.uint8)
+    on_table = np.array(cards, dtype=np.intp)
+    thirds = table[on_table[:, None] * deck.space + on_table[None, :]]
+    where = np.full(deck.space, -1, dtype=np.intp)
+    where[on_table] = np.arange(len(cards))
+    k = where[thirds]
+    i, j = np.nonzero(k > np.arange(len(cards))[None, :])
+    keep = i < j
+    return [
+        (cards[a], cards[b], cards[c])
+        for a, b, c in zip(i[keep].tolist(), j[keep].tolist(), k[i[keep], j[keep]].tolist(),
+                           strict=True)
+    ]
+
+
+#: The set kind: the judge of sets for the engine, the tools and the functions below.
+SET: Final = SetKind()
+
+
+def is_set(a: Card, b: Card, c: Card) -> bool:
+    """Whether three cards of the standard deck form a set: every attribute all same or all
+    different (R03). The set kind judges (:data:`SET`)."""
+    return SET.is_group((_check(a), _check(b), _check(c)), STANDARD)
+
+
+def third_card(a: Card, b: Card) -> Card:
+    """The one card that completes the two different cards ``a`` and ``b`` to a set (R05)."""
+    if _check(a) == _check(b):
+        raise CardError(f"two different cards make a pair, got {card_name(a)!r} twice")
+    return SET.third(a, b, STANDARD)
+
+
+def explain(a: Card, b: Card, c: Card) -> list[Flaw]:
+    """Each attribute on which the three cards are not all same nor all different (R04),
+    as the set kind explains it (:data:`SET`). An empty list means the cards form a set.
 
     >>> from setgame import parse_card, explain
     >>> [str(f) for f in explain(parse_card("1RSD"), parse_card("2RSD"), parse_card("3GSD"))]
@@ -226,11 +319,8 @@ def explain(a: Card, b: Card, c: Card) -> list[Flaw]:
     cards = (_check(a), _check(b), _check(c))
     if len(set(cards)) < 3:
         raise CardError(f"three different cards are needed, got {[card_name(x) for x in cards]!r}")
-    flaws = []
-    values = list(zip(*(attributes(x) for x in cards), strict=True))
-    for attr, triple in enumerate(values):
-        if len(set(triple)) == 2:
-            common = max(set(triple), key=triple.count)
-            odd = next(v for v in triple if v != common)
-            flaws.append(Flaw(attr, common, odd))
-    return flaws
+    return [
+        Flaw(f.attribute, f.common, f.odd)
+        for f in SET.explain(cards, STANDARD)
+        if isinstance(f, SetFlaw)  # the only flaw a set has
+    ]

@@ -24,6 +24,18 @@ NO_SET_RULES: Final = ("vote", "auto")
 ROUND_RULES: Final = ("match", "single")
 LOCKOUT_LIFTS: Final = ("set", "set_or_cards")  # R10: 002 and 000's option; 003
 
+RULES_VERSION: Final = 2
+"""The rules the engine plays now. A game is played, stored and replayed under one version
+(``Game(rules=...)``), so a rule changed later never changes a game already played:
+
+1. up to issue 19: a leaving seat dropped its lockout and fair-call wait (and was dropped
+   when it held no points); a solo game was won when each more-cards penalty was cancelled
+   by its own set found among the last 12 cards;
+2. issue 19: a leaving seat keeps its lockout and wait for its return (R10); one set found
+   among the last 12 cards cancels the solo penalty, however many were taken (R15).
+"""
+RULES_VERSIONS: Final = (1, 2)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:

@@ -12,7 +12,9 @@ down), the stock, and per flow of play the previous claim (chain), the groups fo
   group of the layout is found, the layout is discarded and a new one dealt;
 * ``reshuffles`` (shuffle): after a good claim the rest of the layout goes back into the
   stock, which is shuffled (seeded) before a new layout is dealt;
-* ``face_down`` (memory): the layout shows only the cards turned up (``turned``).
+* ``face_down`` (memory): the layout shows only the cards turned up (``turned``); it never
+  grows because it holds no group (that would tell everyone what lies face down), only after
+  misses in a row (``blind_misses``, see :meth:`Table.blind_deal_due`).
 
 The game (:mod:`setgame.rules.game`) owns players, phases and actions; it asks the table what
 lies where, what may be claimed now, and to take, grow and show cards. Pure and
@@ -28,7 +30,7 @@ from typing import Any, Final
 
 from setgame.rules.cards import Card, parse_deck
 from setgame.rules.decks import STANDARD, Deck
-from setgame.rules.kinds import Group
+from setgame.rules.kind import Group
 from setgame.rules.puzzle import daily_puzzle, parse_day
 from setgame.rules.variants import Variant
 
@@ -40,6 +42,7 @@ class Table:
     """The cards of one round of one variant (see the module's docstring)."""
 
     __slots__ = (
+        "blind_misses",
         "cards",
         "found",
         "key",
@@ -59,6 +62,7 @@ class Table:
         self.previous: list[Card] | None = None  # chain: the last good claim, apart
         self.found: list[Group] = []  # puzzle: groups found on this layout, in order
         self.turned: list[int] = []  # memory: positions turned up now
+        self.blind_misses = 0  # memory: misses in a row since the last claim or deal
         self.key = ""  # seeds this round's shuffles
         self.reshuffles = 0
 
@@ -72,6 +76,7 @@ class Table:
             "previous": None if self.previous is None else list(self.previous),
             "found": [list(g) for g in self.found],
             "turned": list(self.turned),
+            "blind_misses": self.blind_misses,
             "reshuffles": self.reshuffles,
         }
 
@@ -80,6 +85,7 @@ class Table:
         given ``layout`` (a puzzle's) is laid as it is, with an empty stock."""
         self.key, self.reshuffles = key, 0
         self.previous, self.found, self.turned = None, [], []
+        self.blind_misses = 0
         if layout:
             self.cards, self.stock = list(layout), []
             return
@@ -131,6 +137,13 @@ class Table:
         picked = frozenset(cards)
         return any(picked == frozenset(g) for g in self.found)
 
+    def blind_deal_due(self) -> bool:
+        """Memory (this project's own rule): after as many misses in a row as it takes to turn
+        every card once (cards on the table / cards in a claim), three cards are dealt, or the
+        round ends when the deck is empty. Only public things count (misses, the number of
+        cards), never whether a group lies face down: the deal tells nobody anything."""
+        return self.blind_misses >= max(1, len(self.cards) // self.variant.claim_size)
+
     def last_cards(self) -> bool:
         """R15: the deck is empty and at most a table's size of cards lie there."""
         return not self.stock and len(self.cards) <= self.size
@@ -141,6 +154,7 @@ class Table:
         """R11: deal ``grow_by`` more cards (fewer when the stock runs out)."""
         new = [self.stock.pop() for _ in range(min(self.variant.grow_by, len(self.stock)))]
         self.cards.extend(new)
+        self.blind_misses = 0
         return new
 
     def take(self, claim: Sequence[Card]) -> dict[str, Any]:
@@ -148,7 +162,7 @@ class Table:
         flow = self.variant.flow
         positions = [self.cards.index(c) for c in claim if c in self.cards]
         fields: dict[str, Any] = {"positions": positions, "replaced": []}
-        self.turned = []
+        self.turned, self.blind_misses = [], 0
         if not flow.removes_claims:
             return fields | self._keep(claim)
         if flow.reshuffles:
@@ -252,6 +266,7 @@ def deck_of(variant: Variant, setting: str) -> tuple[Card, ...]:
     return tuple(parse_deck(setting) if variant.deck is STANDARD else variant.deck.cards)
 
 
-def daily_layout(day: str) -> tuple[Card, ...]:
-    """The table of the daily puzzle of ``day`` (``YYYY-MM-DD``)."""
-    return daily_puzzle(parse_day(day))
+def daily_layout(day: str, seed: int) -> tuple[Card, ...]:
+    """The table of the daily puzzle of ``day`` (``YYYY-MM-DD``) dealt from the game's
+    ``seed`` (a server's :func:`setgame.rules.puzzle.daily_seed`; 0: the public table)."""
+    return daily_puzzle(parse_day(day), seed)

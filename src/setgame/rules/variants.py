@@ -29,7 +29,7 @@ import setgame.rules.kinds as kinds
 from setgame.rules.decks import Deck
 from setgame.rules.flaws import Flaw, LinkFlaw
 from setgame.rules.flows import Flow
-from setgame.rules.kinds import Group, Kind
+from setgame.rules.kind import Group, Kind
 
 MAX_NAME: Final = 40
 """The longest variant name :func:`find_variant` reads (hostile input)."""
@@ -89,6 +89,8 @@ class Variant:
         return [g for g in groups if len(linked.intersection(g)) == self.flow.links]
 
     def has(self, table: Iterable[int], previous: Iterable[int] | None = None) -> bool:
+        if not self.flow.links or previous is None:
+            return self.kind.has(table, self.deck)  # the kind's own way (stops at the first)
         return bool(self.find(table, previous))
 
     def needs_more(self, table: Iterable[int], previous: Iterable[int] | None = None) -> bool:

@@ -36,6 +36,7 @@ from setgame.server import protocol as p
 from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
 from setgame.server.edge import BITES, BodyError, client_host, read_body
 from setgame.server.limits import LimitError, Limits
+from setgame.server.moderation_api import bans_of, refusal
 from setgame.server.names import MAX_NAME, NameRefused, name_key
 from setgame.server.players import leaderboard, profile
 from setgame.server.registry import Rooms
@@ -278,6 +279,9 @@ async def me(request: Request) -> Response:
 
 async def claim(request: Request) -> Response:
     body = await _body(request, Credentials)
+    ban = await bans_of(request.app).against(None, client_host(request), ("ban",))
+    if ban is not None:  # a banned address claims no new name
+        return refusal(ban)
     account = await request.app.state.accounts.claim(body.name, body.password)
     _signed(request, account)
     return JSONResponse(_me(account), status_code=201)
@@ -293,6 +297,9 @@ async def sign_in(request: Request) -> Response:
     if account is None:
         guard.failed(body.name)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
+    ban = await bans_of(request.app).against(account.id, client_host(request), ("ban",))
+    if ban is not None:  # the right password, but not now: told why and until when
+        return refusal(ban)
     _signed(request, account)
     return JSONResponse(_me(account))
 

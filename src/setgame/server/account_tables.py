@@ -1,6 +1,6 @@
 """The tables of player accounts (``accounts.py``), apart from ``storage.py``'s so that both
 the storage (retention, restoring seats) and the accounts can use them. Their history is
-migration ``0002`` (``migrations/versions``)."""
+in ``migrations/versions`` (``0002``, ``0003``, ``0006``, ``0010``)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,13 @@ player_games = sa.Table(
     sa.Column("mu_after", sa.Float, nullable=True),
     sa.Column("sigma_after", sa.Float, nullable=True),
     sa.Column("finished", sa.Float, nullable=False),
+    # fair play (0010, docs/rules.md "Ratings"): a keyed hash of the seat's address (never the
+    # address), the computer players in the game, and why it did not move this rating
+    sa.Column("address", sa.String(32), nullable=True),
+    sa.Column("bots", sa.Integer, nullable=True),
+    sa.Column("unrated", sa.String(16), nullable=True),
     sa.Index("ix_player_games_account", "account", "finished"),
+    sa.Index("ix_player_games_address", "address", "finished"),
 )
 solo_games = sa.Table(
     "solo_games",
@@ -64,6 +70,8 @@ solo_games = sa.Table(
     sa.Column("sets", sa.Integer, nullable=False),
     sa.Column("wrong", sa.Integer, nullable=False),
     sa.Column("finished", sa.Float, nullable=False),
+    # the daily puzzle: timed by the server from the day's cards first sent to that player
+    sa.Column("timed", sa.Boolean, nullable=True),
     sa.Index("ix_solo_games_board", "variant", "deck", "seconds"),
     sa.Index("ix_solo_games_account", "account", "finished"),
 )
@@ -76,4 +84,21 @@ ratings = sa.Table(
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
+)
+puzzle_starts = sa.Table(
+    "puzzle_starts",
+    metadata,
+    # when a day's puzzle cards were first sent to one player: ``a:<account>`` or
+    # ``n:<keyed hash of the address>``; the daily board times from the earlier of the two
+    sa.Column("who", sa.String(40), primary_key=True),
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("sent", sa.Float, nullable=False),  # Unix time
+)
+server_keys = sa.Table(
+    "server_keys",
+    metadata,
+    # the server's secret when SETGAME_SECRET is not set (made at the first start):
+    # the daily puzzle's cards and the address hashes depend on it (server/keys.py)
+    sa.Column("name", sa.String(16), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),
 )

@@ -31,10 +31,12 @@ from setgame.server.account_tables import (
     account_seats,
     accounts,
     player_games,
+    puzzle_starts,
     ratings,
     solo_games,
 )
 from setgame.server.chat_tables import chat_lines
+from setgame.server.moderation_tables import roles
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
 
@@ -177,6 +179,8 @@ class Accounts:
         writes.append((player_games.delete().where(player_games.c.account == account.id), {}))
         writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
         writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
+        writes.append((roles.delete().where(roles.c.account == account.id), {}))
+        writes.append((puzzle_starts.delete().where(puzzle_starts.c.who == f"a:{account.id}"), {}))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 

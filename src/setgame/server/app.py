@@ -28,9 +28,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
-from setgame.rules.game import Game, GameError, Settings
+from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, memory
+from setgame.server import account_api, keys, memory, moderation_api
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -45,7 +45,7 @@ from setgame.server.limits import Limits
 from setgame.server.puzzle import daily as daily_puzzle
 from setgame.server.puzzle import utc_now
 from setgame.server.registry import RoomLimit, Rooms
-from setgame.server.rooms import ENGINE_FIELDS
+from setgame.server.rooms import stored_game
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
 from setgame.words import catalog, i18n
@@ -181,6 +181,11 @@ async def rules(request: Request) -> Response:
 
 async def account_page(request: Request) -> Response:
     return _page(request, "account")
+
+
+async def moderation_page(request: Request) -> Response:
+    """The moderators' page; its data comes from ``/api/moderation/...`` (403 to others)."""
+    return _page(request, "moderation")
 
 
 async def leaderboard_page(request: Request) -> Response:
@@ -338,8 +343,7 @@ async def replay(request: Request) -> Response:
         return _error(404, "no_game", f"no such game: {game_id!r}")
     if row.status != "finished":
         return _error(409, "not_finished", f"game {game_id!r} is still being played")
-    settings = Settings.from_dict({k: v for k, v in row.settings.items() if k in ENGINE_FIELDS})
-    game = Game(settings, row.seed)
+    game = stored_game(row)  # under the rules it was played with
     steps: list[dict[str, Any]] = []
     try:
         stored = await storage.actions(game_id)
@@ -359,6 +363,7 @@ async def replay(request: Request) -> Response:
         )
     players = [{"id": pid, "name": game.players[pid].name} for pid in game.order]
     body = {"game": game_id, "room": row.room, "settings": row.settings, "players": players}
+    body["rules"] = row.rules
     body["chat"] = chat
     return JSONResponse(body | {"events": steps})
 
@@ -436,6 +441,7 @@ def routes(web: Path) -> list[Any]:
         Route("/account", account_page),
         Route("/player/{name}", player_page),
         Route("/leaderboard", leaderboard_page),
+        Route("/moderation", moderation_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -450,6 +456,7 @@ def routes(web: Path) -> list[Any]:
         Route("/api/puzzle/daily", daily_puzzle),
         Route("/i18n/{name}", messages),
         *account_api.routes(),
+        *moderation_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -483,10 +490,18 @@ def build(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await storage.open()
         account_api.open_accounts(app, storage)
+        moderation_api.open_moderation(app, storage)
         rooms = Rooms(storage, limits) if redis is None else await _cluster(storage, limits, redis)
         app.state.rooms = rooms
+        moderation_api.follow(rooms, app.state.bans)  # a cluster's other processes' actions
+        app.state.server_secret = secret = await keys.server_secret(storage)
+        rooms.puzzle_key = keys.derive(secret, "daily puzzle")
+        app.state.address_key = address_key = keys.derive(secret, "address")
         players = BotPlayers(rooms)
-        keeper = people.RatingKeeper(rooms, storage)
+        keeper = people.RatingKeeper(
+            rooms, storage, people.fair_play(limits), address_key
+        )
+        app.state.keeper = keeper
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it

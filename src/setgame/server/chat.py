@@ -92,7 +92,8 @@ class RoomChat:
             return
         game = self.room.game_id
         rows = await stored_lines(self.room.storage, game)
-        self.game, self.count, self.lines = game, len(rows), rows[-HISTORY:]
+        count = await _numbered(self.room.storage, game)  # deleted lines keep their number
+        self.game, self.count, self.lines = game, count, rows[-HISTORY:]
 
     async def history(self, conn: Connection) -> None:
         """Send a greeted connection the latest messages, if there are any."""
@@ -211,14 +212,24 @@ def _quote(text: str) -> str:
 
 
 async def stored_lines(storage: Storage, game: str) -> list[dict[str, Any]]:
-    """Every stored message of ``game``, in order, as the ``chat`` event carries them."""
-    query = chat_lines.select().where(chat_lines.c.game == game).order_by(chat_lines.c.seq)
+    """Every stored message of ``game``, in order, as the ``chat`` event carries them; a line
+    a moderator deleted is not one (``moderation_api.py``)."""
+    shown = sa.and_(chat_lines.c.game == game, chat_lines.c.deleted.is_(None))
+    query = chat_lines.select().where(shown).order_by(chat_lines.c.seq)
     async with storage.reading() as conn:
         rows = (await conn.execute(query)).all()
     return [
         {"seq": r.seq, "game": r.game, "at": r.at, "from": r.sender, "name": r.name, "text": r.text}
         for r in rows
     ]
+
+
+async def _numbered(storage: Storage, game: str) -> int:
+    """The highest number a message of ``game`` took (0: none), so that a new one never takes
+    the number of a line deleted since (pages know lines by their numbers)."""
+    query = sa.select(sa.func.max(chat_lines.c.seq)).where(chat_lines.c.game == game)
+    async with storage.reading() as conn:
+        return int(await conn.scalar(query) or 0)
 
 
 _chats: weakref.WeakKeyDictionary[Room, RoomChat] = weakref.WeakKeyDictionary()

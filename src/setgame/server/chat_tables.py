@@ -1,5 +1,5 @@
 """The table of room chat (``chat.py``), apart from ``storage.py``'s so that retention can
-delete a game's chat with the game. Its history is migration ``0005``."""
+delete a game's chat with the game. Its history is migrations ``0005`` and ``0009``."""
 
 from __future__ import annotations
 
@@ -20,4 +20,6 @@ chat_lines = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),  # the seat's name; None: a spectator
     sa.Column("text", sa.String(800), nullable=False),
     sa.Column("posted", sa.Float, nullable=False),  # wall clock, for retention and audits
+    # when a moderator deleted it (its text is gone): kept so that numbers are never reused
+    sa.Column("deleted", sa.Float, nullable=True),
 )

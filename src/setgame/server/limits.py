@@ -207,6 +207,43 @@ class Limits:
         metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
     )
 
+    # -- fair play: which games move ratings (players.py, docs/rules.md "Ratings") ---------
+
+    rated_min_seconds: float = field(
+        default=120.0,
+        metadata={"min": 0.0, "max": 86400.0, "doc": "seconds of play (first deal to end) "
+                  "a game needs to move ratings..."},
+    )
+    rated_min_sets: int = field(
+        default=6,
+        metadata={"min": 0, "max": 1000, "doc": "...and groups taken in it, by everyone"},
+    )
+    rated_begun_seconds: float = field(
+        default=60.0,
+        metadata={"min": 0.0, "max": 86400.0, "doc": "a player who leaves before this many "
+                  "seconds of play..."},
+    )
+    rated_begun_sets: int = field(
+        default=3,
+        metadata={"min": 0, "max": 1000, "doc": "...and this many groups taken is left out "
+                  "of the game's rating (neither rated nor rating)"},
+    )
+    rated_pair_daily: int = field(
+        default=2,
+        metadata={"min": 0, "max": 100_000, "doc": "rated games a day (24 h) between the same "
+                  "two accounts; beyond, their games do not move their ratings"},
+    )
+    rated_address_daily: int = field(
+        default=2,
+        metadata={"min": 0, "max": 100_000, "doc": "rated games a day with two or more "
+                  "accounts seated from one address (an IPv6 /64)"},
+    )
+    rated_bot_daily: int = field(
+        default=5,
+        metadata={"min": 0, "max": 100_000, "doc": "rated games a day an account may play "
+                  "against computer players"},
+    )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
+import itertools
 import logging
 import math
 import sqlite3
@@ -40,6 +42,7 @@ from starlette.responses import JSONResponse, Response
 
 from setgame.analysis import ratings as rating
 from setgame.rules import game as engine
+from setgame.server import keys
 from setgame.server.account_tables import (
     account_seats,
     accounts,
@@ -48,10 +51,17 @@ from setgame.server.account_tables import (
     solo_games,
 )
 from setgame.server.accounts import Accounts
+from setgame.server.limits import Limits
 from setgame.server.names import MAX_NAME
-from setgame.server.puzzle import utc_now
+from setgame.server.puzzle import (
+    clock_keys,
+    clock_started,
+    forget_clocks,
+    start_clock,
+    utc_now,
+)
 from setgame.server.registry import Rooms
-from setgame.server.rooms import ENGINE_FIELDS, Room
+from setgame.server.rooms import Room, stored_game
 from setgame.server.storage import Storage, StorageError, Write, games
 
 log = logging.getLogger(__name__)
@@ -75,6 +85,10 @@ class SeatResult:
     sets: int
     wrong: int
     left: bool = False  # played, then left before the end: placed below everyone present
+    # when it left: seconds of play and groups taken by everyone until then (fair play)
+    left_at: float = math.inf
+    left_sets: int = 0
+    address: str | None = None  # the seat's client address group (not stored as such)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,20 +100,29 @@ class Outcome:
     family: str | None
     rated: bool | None  # the room setting
     seats: list[SeatResult]
+    seconds: float = math.inf  # of play, from the first deal to the end
+    sets: int = 1_000_000  # groups taken in it, by everyone
 
 
 def outcome_of(room: Room) -> Outcome | None:
     """The finished multiplayer game of ``room``, or None (solo, practice, no players)."""
     bots = {pid: seat.bot_level for pid, seat in room.seats.items()}
-    return _outcome(room.game, room.game_id, room.id, bots, room.settings.rated)
+    where = {pid: seat.client for pid, seat in room.seats.items()}
+    return _outcome(room.game, room.game_id, room.id, bots, room.settings.rated, where)
 
 
 def _outcome(
-    game: engine.Game, game_id: str, room_id: str, bots: dict[str, int | None], rated: Any
+    game: engine.Game,
+    game_id: str,
+    room_id: str,
+    bots: dict[str, int | None],
+    rated: Any,
+    where: dict[str, str | None] | None = None,
 ) -> Outcome | None:
     if game.settings.mode != "multi" or not game.order:
         return None
-    counts, played = _counts(game)
+    play = _replayed(game)
+    where = where or {}
     seats = []
     for pid in game.order:
         seats.append(
@@ -107,19 +130,25 @@ def _outcome(
                 pid,
                 bots.get(pid),
                 game.players[pid].total,
-                counts["set_taken", pid],
-                counts["wrong_call", pid],
+                play.counts["set_taken", pid],
+                play.counts["wrong_call", pid],
+                address=where.get(pid),
             )
         )
-    for pid in sorted(played - set(game.order)):  # the engine forgot them: the rating must not
+    for pid in sorted(play.played - set(game.order)):  # the engine forgot them: rating must not
+        at, sets = play.left.get(pid, (math.inf, 0))
         seats.append(
-            SeatResult(pid, None, 0, counts["set_taken", pid], counts["wrong_call", pid], True)
+            SeatResult(
+                pid, None, 0, play.counts["set_taken", pid], play.counts["wrong_call", pid],
+                True, at, sets, where.get(pid),
+            )
         )
     try:
         family = rating.family_of(game.settings.variant)
     except rating.RatingError:
         family = None  # a variant without a decided family is not rated
-    return Outcome(game_id, room_id, family, rated if isinstance(rated, bool) else None, seats)
+    setting = rated if isinstance(rated, bool) else None
+    return Outcome(game_id, room_id, family, setting, seats, play.seconds, play.sets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +164,16 @@ class SoloResult:
     seconds: float
     sets: int
     wrong: int
+    penalty: float = 0.0  # the puzzle's penalty seconds, included in ``seconds``
+    address: str | None = None  # the seat's client address group (not stored as such)
 
 
 def solo_of(room: Room) -> SoloResult | None:
     """The finished solo game of ``room`` when a board takes it: classic on any deck, or the
     daily puzzle (its ``day``); None otherwise (practice, other variants, no time)."""
-    return _solo(room.game, room.game_id, room.id)
+    found = _solo(room.game, room.game_id, room.id)
+    seat = room.seats.get(found.player) if found else None
+    return dataclasses.replace(found, address=seat.client) if found and seat else found
 
 
 def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
@@ -155,32 +188,75 @@ def _solo(game: engine.Game, game_id: str, room_id: str) -> SoloResult | None:
     return SoloResult(
         game_id, room_id, player.id, settings.variant, settings.deck,
         settings.day if daily else None, float(figures["seconds"]), player.sets, player.wrong,
+        float(player.penalty_seconds),
     )
 
 
-def _counts(game: engine.Game) -> tuple[Counter[tuple[str, str]], set[str]]:
-    """Sets taken and wrong calls per player, and who sat at the table while it was played
-    (not only in the lobby), from the game's own log (a replay)."""
-    replay = engine.Game(game.settings, game.seed)
-    counts: Counter[tuple[str, str]] = Counter()
-    played: set[str] = set()
+@dataclass(slots=True)
+class _Play:
+    """What a game's log says of how it was played (:func:`_replayed`)."""
+
+    counts: Counter[tuple[str, str]]  # (event type, player): sets taken, wrong calls
+    played: set[str]  # who sat at the table while it was played (not only in the lobby)
+    left: dict[str, tuple[float, int]]  # who left during play: seconds into it, sets by then
+    seconds: float  # of play: from the first deal to the last action
+    sets: int  # groups taken, by everyone
+
+
+def _replayed(game: engine.Game) -> _Play:
+    """Sets taken and wrong calls per player, who played, who left when, and how long the
+    game was played, from the game's own log (a replay: the server's clock stamped it)."""
+    replay = engine.Game(game.settings, game.seed, game.rules)
+    play = _Play(Counter(), set(), {}, 0.0, 0)
+    start: float | None = None
     for action in game.log:
         for event in replay.apply(action):
-            if event["type"] in ("set_taken", "wrong_call") and "player" in event:
-                counts[event["type"], event["player"]] += 1
+            kind = event["type"]
+            if kind in ("set_taken", "wrong_call") and "player" in event:
+                play.counts[kind, event["player"]] += 1
+                play.sets += kind == "set_taken"
+            elif kind == "round_started" and start is None:
+                start = float(event["at"])
+            elif kind == "left" and start is not None:
+                play.left[event["player"]] = (float(event["at"]) - start, play.sets)
         if replay.phase != "lobby":
-            played.update(p.id for p in replay.present())
-    return counts, played
+            play.played.update(p.id for p in replay.present())
+    if start is not None and game.log:
+        play.seconds = float(game.log[-1].at) - start
+    return play
+
+
+def fair_play(limits: Limits) -> rating.FairPlay:
+    """The fair-play rules with the host's numbers (``SETGAME_RATED_*``, ``docs/deploy.md``)."""
+    return rating.FairPlay(
+        min_seconds=limits.rated_min_seconds,
+        min_sets=limits.rated_min_sets,
+        begun_seconds=limits.rated_begun_seconds,
+        begun_sets=limits.rated_begun_sets,
+        pair_daily=limits.rated_pair_daily,
+        address_daily=limits.rated_address_daily,
+        bot_daily=limits.rated_bot_daily,
+    )
 
 
 class RatingKeeper:
     """Records every finished game of the rooms of ``rooms`` (see the module)."""
 
-    def __init__(self, rooms: Rooms, storage: Storage) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        storage: Storage,
+        fair: rating.FairPlay | None = None,
+        address_key: bytes = b"",
+    ) -> None:
         self.storage = storage
+        self.fair = fair or rating.FairPlay()
+        self.address_key = address_key  # keys.derive(secret, "address"): hashes addresses
         self.lock = asyncio.Lock()  # one game at a time: each reads the ratings it changes
         self.tasks: set[asyncio.Task[None]] = set()
         self.seen: dict[str, str] = {}  # room -> the game last taken
+        self.clocked: set[str] = set()  # daily-puzzle games whose clocks were started
+        self.clock_day = ""  # the day of the last clock started (old days' are deleted then)
         rooms.on_room.append(self.watch)
         for room in rooms.rooms.values():
             self.watch(room)
@@ -191,6 +267,8 @@ class RatingKeeper:
         room.on_change.append(self._changed)
 
     def _changed(self, room: Room) -> None:
+        if room.settings.day and room.game.phase != "lobby":
+            self._clock(room)
         if room.game.phase != "match_over" or self.seen.get(room.id) == room.game_id:
             return
         if len(self.seen) > 10_000:
@@ -202,6 +280,33 @@ class RatingKeeper:
         solo = solo_of(room)
         if solo is not None:
             self._spawn(self.record_solo(solo), f"solo {room.game_id}")
+
+    def _clock(self, room: Room) -> None:
+        """A daily puzzle's cards were dealt: start its players' clocks (``puzzle.py``), at
+        once (the time is taken now, as the cards go out), unless started for this game."""
+        day = room.settings.day
+        if room.game_id in self.clocked or day != utc_now().date().isoformat():
+            return  # started already; or a past day, which no board ranks
+        if len(self.clocked) > 10_000:
+            self.clocked.clear()  # a clock started twice keeps its first time
+        self.clocked.add(room.game_id)
+        who = [
+            key
+            for seat in room.seats.values()
+            if seat.bot_level is None
+            for key in clock_keys(seat.account, keys.address_hash(self.address_key, seat.client))
+        ]
+        self._spawn(self._start_clock(who, day, time.time()), f"clock {room.game_id}")
+
+    async def _start_clock(self, who: list[str], day: str, at: float) -> None:
+        async with self.lock:  # before the game's record, which reads it (the lock is FIFO)
+            try:
+                if day != self.clock_day:  # the first of a new day: the old days' go
+                    await forget_clocks(self.storage, utc_now().date())
+                    self.clock_day = day
+                await start_clock(self.storage, who, day, at)
+            except StorageError as exc:  # the solve is then not ranked: no time of the server
+                log.error("the daily puzzle's clock cannot be started: %s", exc)
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
@@ -222,19 +327,36 @@ class RatingKeeper:
                     ended = await conn.scalar(
                         sa.select(games.c.finished).where(games.c.id == solo.game)
                     )
-                if account is None:
-                    return
+                    if account is None:
+                        return
+                    finished = ended if ended is not None else time.time()  # as the game says
+                    seconds, timed = await self._timed(conn, solo, str(account), finished)
                 row = {
                     "game": solo.game, "account": account, "variant": solo.variant,
-                    "deck": solo.deck, "day": solo.day, "seconds": solo.seconds,
-                    "sets": solo.sets, "wrong": solo.wrong,
-                    "finished": ended if ended is not None else time.time(),  # as the game says
+                    "deck": solo.deck, "day": solo.day, "seconds": seconds,
+                    "sets": solo.sets, "wrong": solo.wrong, "finished": finished,
+                    "timed": timed,
                 }
                 await self.storage.write((solo_games.insert().values(row), {}))
             except (sa.exc.IntegrityError, sqlite3.IntegrityError):
                 log.info("solo game %s was recorded already", solo.game)
             except StorageError as exc:
                 log.error("solo game %s cannot be recorded: %s", solo.game, exc)
+
+    async def _timed(
+        self, conn: Any, solo: SoloResult, account: str, finished: float
+    ) -> tuple[float, bool | None]:
+        """A daily puzzle's time as the board counts it: the server's, from the day's cards
+        first sent to this player (account or address) to the last pick, penalty seconds
+        added; ``timed`` false when no sending was recorded (not ranked). Other games: their
+        own time (``timed`` None)."""
+        if solo.day is None:
+            return solo.seconds, None
+        who = clock_keys(account, keys.address_hash(self.address_key, solo.address))
+        sent = await clock_started(conn, who, solo.day)
+        if sent is None:
+            return solo.seconds, False
+        return max(solo.seconds, finished - sent + solo.penalty), True
 
     async def catch_up(self, within: float = CATCH_UP_SECONDS) -> int:
         """Record the games (multiplayer, and the solo ones a board takes) that ended within
@@ -287,13 +409,10 @@ class RatingKeeper:
         row = await self.storage.game(game_id)
         if row is None:
             return None
-        settings = engine.Settings.from_dict(
-            {k: v for k, v in row.settings.items() if k in ENGINE_FIELDS}
-        )
-        game = engine.Game(settings, row.seed)
+        game = stored_game(row)  # under the rules it was played with
         for action in await self.storage.actions(game_id):
             game.apply(game.parse_action(action.action))
-        if settings.mode == "solo":
+        if game.settings.mode == "solo":
             return _solo(game, game_id, room_id)
         bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}
         return _outcome(game, game_id, room_id, bots, row.settings.get("rated"))
@@ -322,10 +441,11 @@ class RatingKeeper:
                 return []
             before = await _ratings(conn, list(accounts.values()), outcome.family)
             ended = await conn.scalar(sa.select(games.c.finished).where(games.c.id == outcome.game))
-        rated = _is_rated(outcome, accounts)
+            finished = ended if ended is not None else time.time()  # as the game's row says
+            fair = _Fairness(self, conn, outcome, accounts, before, finished)
+            unrated = await fair.judge()
         places = rating.places([-math.inf if s.left else s.points for s in outcome.seats])
-        after = _rate(outcome, accounts, before, places) if rated else {}
-        finished = ended if ended is not None else time.time()  # as the game's row says
+        after = _rate(fair.counted, accounts, before, unrated)
         writes: list[Write] = []
         for seat, place in zip(outcome.seats, places, strict=True):
             account = accounts.get(seat.player)
@@ -334,11 +454,13 @@ class RatingKeeper:
             old, new = before.get(account, rating.NEW), after.get(account)
             row = {
                 "game": outcome.game, "account": account, "room": outcome.room,
-                "family": outcome.family if rated else None, "place": place,
+                "family": outcome.family if new else None, "place": place,
                 "players": len(outcome.seats), "points": seat.points, "sets": seat.sets,
                 "wrong": seat.wrong, "finished": finished,
                 "mu_before": old.mu if new else None, "sigma_before": old.sigma if new else None,
                 "mu_after": new.mu if new else None, "sigma_after": new.sigma if new else None,
+                "address": fair.hashed.get(seat.player), "bots": fair.bots,
+                "unrated": None if new else unrated.get(account, "room"),
             }
             writes.append((player_games.insert().values(row), {}))
             if new is not None:
@@ -346,29 +468,146 @@ class RatingKeeper:
         return writes
 
 
-def _is_rated(outcome: Outcome, accounts: dict[str, str]) -> bool:
-    if outcome.rated is False or outcome.family is None or len(outcome.seats) < 2:
-        return False
-    return all(s.bot_level is not None or s.player in accounts for s in outcome.seats)
+class _Fairness:
+    """Which players a finished game may rate, by the fair-play rules (``rating.FairPlay``;
+    ``docs/rules.md``, "Ratings"), counting the earlier games in the database."""
+
+    def __init__(
+        self,
+        keeper: RatingKeeper,
+        conn: Any,
+        outcome: Outcome,
+        accounts: dict[str, str],
+        before: dict[str, rating.Rating],
+        finished: float,
+    ) -> None:
+        self.rules, self.conn, self.outcome = keeper.fair, conn, outcome
+        self.accounts, self.before = accounts, before
+        self.since = finished - keeper.fair.window
+        # a player who left before the game had really begun is left out: neither rated nor
+        # rating (leaving later still counts as last place)
+        self.counted = [
+            s for s in outcome.seats if not s.left or self.rules.begun(s.left_at, s.left_sets)
+        ]
+        self.bots = sum(s.bot_level is not None for s in self.counted)
+        self.hashed = {
+            s.player: keys.address_hash(keeper.address_key, s.address)
+            for s in outcome.seats
+            if s.player in accounts and s.address
+        }
+
+    def _game_reason(self) -> str | None:
+        """Why the game rates nobody, or None."""
+        out = self.outcome
+        if out.rated is False or out.family is None:
+            return "room"
+        if len(self.counted) < rating.MIN_PLAYERS:
+            return "players"
+        if any(s.bot_level is None and s.player not in self.accounts for s in self.counted):
+            return "guest"
+        if not self.rules.long_enough(out.seconds, out.sets):
+            return "short"
+        return None
+
+    async def judge(self) -> dict[str, str]:
+        """Why each account in the game is not rated by it (absent: it is)."""
+        people = [self.accounts[s.player] for s in self.outcome.seats if s.player in self.accounts]
+        reason = self._game_reason()
+        if reason is not None:
+            return dict.fromkeys(people, reason)
+        counted = {self.accounts[s.player] for s in self.counted if s.player in self.accounts}
+        unrated = {a: "early" for a in people if a not in counted}
+        for a, b in itertools.combinations(sorted(counted), 2):
+            if await self._together(a, b) >= self.rules.pair_daily:
+                unrated.setdefault(a, "pair")
+                unrated.setdefault(b, "pair")
+        await self._same_address(unrated)
+        await self._against_bots(counted, unrated)
+        return unrated
+
+    async def _together(self, a: str, b: str) -> int:
+        """Rated games of both ``a`` and ``b`` within the window."""
+        one, two = player_games.alias("one"), player_games.alias("two")
+        query = (
+            sa.select(sa.func.count())
+            .select_from(one.join(two, one.c.game == two.c.game))
+            .where(
+                one.c.account == a, two.c.account == b, one.c.finished >= self.since,
+                one.c.family.is_not(None), two.c.family.is_not(None),
+            )
+        )
+        return int(await self.conn.scalar(query) or 0)
+
+    async def _same_address(self, unrated: dict[str, str]) -> None:
+        """Accounts seated from one address: at most ``address_daily`` rated games a day
+        with two or more of them in it (whichever accounts)."""
+        counted = {s.player for s in self.counted}
+        groups: dict[str, list[str]] = {}
+        for player, hashed in self.hashed.items():
+            if player in counted and hashed is not None:
+                groups.setdefault(hashed, []).append(self.accounts[player])
+        for hashed, members in groups.items():
+            if len(members) < 2:
+                continue
+            shared = (
+                sa.select(player_games.c.game)
+                .where(
+                    player_games.c.address == hashed, player_games.c.family.is_not(None),
+                    player_games.c.finished >= self.since,
+                )
+                .group_by(player_games.c.game)
+                .having(sa.func.count() >= 2)
+                .subquery()
+            )
+            games_shared = await self.conn.scalar(sa.select(sa.func.count()).select_from(shared))
+            if int(games_shared or 0) >= self.rules.address_daily:
+                for account in members:
+                    unrated.setdefault(account, "address")
+
+    async def _against_bots(self, counted: set[str], unrated: dict[str, str]) -> None:
+        """Computer players: within reach of the person's skill, and at most ``bot_daily``
+        rated games against them a day."""
+        levels = [s.bot_level for s in self.counted if s.bot_level is not None]
+        if not levels:
+            return
+        for account in sorted(counted):
+            mine = self.before.get(account, rating.NEW)
+            if not all(self.rules.bot_in_reach(mine, level) for level in levels):
+                unrated.setdefault(account, "bot_reach")
+                continue
+            query = sa.select(sa.func.count()).where(
+                player_games.c.account == account, player_games.c.family.is_not(None),
+                player_games.c.bots > 0, player_games.c.finished >= self.since,
+            )
+            if int(await self.conn.scalar(query) or 0) >= self.rules.bot_daily:
+                unrated.setdefault(account, "bot_daily")
 
 
 def _rate(
-    outcome: Outcome,
+    counted: list[SeatResult],
     accounts: dict[str, str],
     before: dict[str, rating.Rating],
-    places: list[int],
+    unrated: dict[str, str],
 ) -> dict[str, rating.Rating]:
+    """The new ratings of the accounts the game rates; the players it does not rate count
+    at their ratings as they are, as computer players do (nobody's rating moves for them)."""
+    movers = {accounts[s.player] for s in counted if s.player in accounts} - set(unrated)
+    if not movers:
+        return {}
+    places = rating.places([-math.inf if s.left else s.points for s in counted])
     seats = [
         rating.Placing(rating.bot_rating(s.bot_level), place, bot=True)
         if s.bot_level is not None
-        else rating.Placing(before.get(accounts[s.player], rating.NEW), place)
-        for s, place in zip(outcome.seats, places, strict=True)
+        else rating.Placing(
+            before.get(accounts[s.player], rating.NEW), place, bot=accounts[s.player] not in movers
+        )
+        for s, place in zip(counted, places, strict=True)
     ]
     new = rating.rate(seats)
     return {
         accounts[s.player]: r
-        for s, r in zip(outcome.seats, new, strict=True)
-        if s.bot_level is None
+        for s, r in zip(counted, new, strict=True)
+        if s.bot_level is None and accounts[s.player] in movers
     }
 
 
@@ -525,7 +764,7 @@ def _recent(r: Any) -> dict[str, Any]:
     return {
         "game": r.game, "finished": r.finished, "place": r.place, "players": r.players,
         "points": r.points, "sets": r.sets, "wrong": r.wrong, "family": r.family,
-        "rating": after,
+        "rating": after, "unrated": r.unrated,
     }
 
 
@@ -537,13 +776,18 @@ BOARDS: Final = tuple(sorted({f for f in rating.FAMILIES.values() if f is not No
 SOLO_BOARDS: Final = {"solo-full": "full", "solo-beginner": "beginner"}
 """The solo boards: the best classic time alone, per deck."""
 DAILY_BOARD: Final = "daily"
-"""Today's daily puzzle (UTC, the server's clock): each player's best time."""
+"""Today's daily puzzle (UTC, the server's clock): each player's best time, timed by the
+server from the day's cards first sent to them (``puzzle.py``)."""
+HUMAN_FLOOR: Final = 10.0
+"""Seconds under which a daily-puzzle time is not ranked: no person finds six sets among
+twelve cards and clicks their 18 cards that fast (a script does: the finding's took 0.008 s).
+Such a time is kept on the profile but never on the board."""
 ALL_BOARDS: Final = (*BOARDS, *SOLO_BOARDS, DAILY_BOARD)
 
 
 async def leaderboard(request: Request) -> Response:
     """One board, at most :data:`BOARD_SIZE` rows: a rating family's established players (at
-    least ``PROVISIONAL_GAMES`` rated games), best displayed rating first; or a solo board,
+    least ``BOARD_GAMES`` rated games), best displayed rating first; or a solo board,
     each signed-in player's best time first: ``{name, seconds, games}``."""
     board = request.query_params.get("board")
     if board not in ALL_BOARDS:
@@ -572,7 +816,7 @@ async def _rating_board(conn: Any, family: str) -> list[dict[str, Any]]:
     query = (
         sa.select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
         .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account))
-        .where(ratings.c.family == family, ratings.c.games >= rating.PROVISIONAL_GAMES)
+        .where(ratings.c.family == family, ratings.c.games >= rating.BOARD_GAMES)
         .order_by(ordinal.desc(), accounts.c.name)
         .limit(BOARD_SIZE)
     )
@@ -584,8 +828,12 @@ async def _rating_board(conn: Any, family: str) -> list[dict[str, Any]]:
 
 
 async def _time_board(conn: Any, board: str) -> list[dict[str, Any]]:
-    if board == DAILY_BOARD:
-        which = solo_games.c.day == utc_now().date().isoformat()
+    if board == DAILY_BOARD:  # server-timed solves only, none faster than a person can be
+        which = sa.and_(
+            solo_games.c.day == utc_now().date().isoformat(),
+            solo_games.c.timed.is_(True),
+            solo_games.c.seconds >= HUMAN_FLOOR,
+        )
     else:
         which = sa.and_(
             solo_games.c.variant == "classic", solo_games.c.deck == SOLO_BOARDS[board]

@@ -24,6 +24,8 @@ CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_SERVER_ERROR: Final = 1011
 CLOSE_TRY_LATER: Final = 1013
+CLOSE_BANNED: Final = 4003
+"""A banned player's sockets, closed as the ban is made (``moderation_api.turn_away``)."""
 CLOSE_NO_ROOM: Final = 4004
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
@@ -165,6 +167,10 @@ class Error(_Out, tag="error"):
     code: str
     message: str
     request: str | None = None
+    # a ban's or a mute's end (wall-clock seconds) and reason (``moderation.py``); absent
+    # from every other error
+    until: float | msgspec.UnsetType = msgspec.UNSET
+    reason: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class Pong(_Out, tag="pong"):
@@ -178,8 +184,16 @@ class ChatLines(_Out, tag="chat"):
     messages: list[dict[str, Any]]
 
 
+class ChatDeleted(_Out, tag="chat_deleted"):
+    """A moderator deleted a chat line (``moderation_api.py``): pages drop it."""
+
+    game: str
+    seq: int
+
+
 ServerMessage = (
     Welcome | Joined | Update | HintReply | Presence | Watchers | Error | Pong | ChatLines
+    | ChatDeleted
 )
 
 # --- decoding ---------------------------------------------------------------

@@ -27,6 +27,7 @@ from setgame.rules import game as engine
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.limits import Limits
+from setgame.server.moderation_tables import is_closed
 from setgame.server.puzzle import utc_now
 from setgame.server.rooms import Room, engine_settings, new_id
 from setgame.server.storage import RoomRecord, Storage, StorageError
@@ -58,6 +59,7 @@ class Rooms:
     listed: dict[str, Room] = field(default_factory=dict)  # the public list's rooms, unordered
     by_client: dict[str, set[str]] = field(default_factory=dict)  # rooms in memory per creator
     on_room: list[Callable[[Room], None]] = field(default_factory=list)
+    puzzle_key: bytes = b""  # deals the daily puzzles (keys.py; set at start, before rooms)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
     _sweeper: asyncio.Task[None] | None = None
 
@@ -78,8 +80,8 @@ class Rooms:
                     "room %s not loaded: %d rooms in memory (the cap)", rid, len(self.rooms)
                 )
                 return None
-            if room is None:
-                room = await self._bring_back(rid)
+            if room is None and not await is_closed(self.storage, rid):  # by a moderator
+                room = await self._bring_back(rid)  # (a cluster's way too: node.open)
         return room
 
     async def _bring_back(self, rid: str) -> Room | None:
@@ -91,6 +93,10 @@ class Rooms:
         """A room object (a cluster's rooms are of their own kind: ``cluster/``)."""
         return Room(rid, settings, self.storage)
 
+    def _keyed(self, room: Room) -> Room:
+        room.puzzle_key = self.puzzle_key
+        return room
+
     async def _admit(self, rid: str, client: str) -> None:
         """Before a new room is claimed: a cluster counts it against the caps of every
         process here (``cluster/quota.py``); one process has counted it in ``by_client``."""
@@ -100,7 +106,7 @@ class Rooms:
 
     def _revive(self, record: RoomRecord) -> Room | None:
         try:
-            room = self._make(record.id, p.RoomSettings(**record.settings))
+            room = self._keyed(self._make(record.id, p.RoomSettings(**record.settings)))
             room.restore(record)
         except Exception:  # one bad room must not stop the others (nor the server)
             log.exception("%s: room %s cannot be restored; skipped", self.storage.where, record.id)
@@ -112,7 +118,7 @@ class Rooms:
         """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
         settings = _check_settings(settings)
         self._check_caps(client)
-        room = self._make(new_id(6), settings)
+        room = self._keyed(self._make(new_id(6), settings))
         room.creator = client
         self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
         try:

@@ -24,12 +24,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from setgame.analysis.ratings import FAMILIES
 from setgame.rules import game as engine
 from setgame.rules.cards import CardError
+from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
-from setgame.server.storage import ActionRow, RoomRecord, SeatRow, Storage
+from setgame.server.storage import ActionRow, GameRow, RoomRecord, SeatRow, Storage
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +138,7 @@ class Room:
         self._heard_online: set[str] = set()  # players the room last heard are connected
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_at = 0.0  # time.monotonic() of the last flush
+        self.puzzle_key = b""  # the server's key of the daily puzzles (keys.py, registry.py)
         self.on_change: list[Callable[[Room], None]] = []
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
@@ -156,12 +159,42 @@ class Room:
         self._clock_start = time.monotonic()
 
     def seat_for(self, token: str | None) -> str | None:
-        if not token:
+        """The seated player whose token is ``token`` (a departed seat's token seats nobody:
+        its owner watches until they join again, :meth:`returning`)."""
+        player = self._token_seat(hash_token(token) if token else None)
+        return player if player is not None and self.is_seated(player) else None
+
+    def _token_seat(self, digest: str | None) -> str | None:
+        if not digest:
             return None
-        digest = hash_token(token)
         for seat in self.seats.values():
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                 return seat.player
+        return None
+
+    def is_seated(self, player: str) -> bool:
+        """Whether ``player`` sits at the game now (not departed)."""
+        seat = self.game.players.get(player)
+        return seat is not None and seat.present
+
+    def returning(self, token_hash: str | None, account: str | None, name: str) -> str | None:
+        """The departed seat of this match that a person joining now takes again (R10, R14):
+        the one their token names, or else their account's, or else (a guest) the guest
+        seat of that name. Nobody else's seat: the account must be the same."""
+        departed = {
+            pid: seat
+            for pid, seat in self.seats.items()
+            if seat.bot_level is None and not self.is_seated(pid)
+        }
+        by_token = self._token_seat(token_hash)
+        if by_token in departed and departed[by_token].account == account:
+            return by_token
+        wanted = name.strip().casefold()
+        for pid, seat in departed.items():
+            if account is not None and seat.account == account:
+                return pid
+            if account is None is seat.account and seat.name.casefold() == wanted:
+                return pid
         return None
 
     @property
@@ -179,6 +212,7 @@ class Room:
             "settings": p.settings_dict(self.settings),
             "game": self.game_id,
             "spectators": self.watchers(),
+            "rated": self.rated(),
         }
 
     def watchers(self) -> int:
@@ -215,6 +249,7 @@ class Room:
         state["game"] = self.game_id
         state["room"] = self.id
         state["watchers"] = self.watchers()
+        state["rated"] = self.rated()
         online = self.connected()
         for entry in state["players"]:
             seat = self.seats.get(entry["id"])
@@ -222,6 +257,18 @@ class Room:
             entry["connected"] = entry["bot"] is not None or entry["id"] in online
             entry["kind"] = seat_kind(seat)
         return state
+
+    def rated(self) -> bool:
+        """Whether the game, as seated now, is rated, so that players know before it starts:
+        a multiplayer room not set unrated, a variant with a rating family, two or more
+        players and no guest among them. Whether it then counts is decided at its end by
+        the fair-play rules (``docs/rules.md``, "Ratings"; ``players.py``)."""
+        if self.settings.mode != "multi" or self.settings.rated is False:
+            return False
+        if FAMILIES.get(self.settings.variant) is None:
+            return False
+        seated = [self.seats.get(pl.id) for pl in self.game.present()]
+        return len(seated) >= 2 and all(seat_kind(seat) != "guest" for seat in seated)
 
     def connected(self) -> set[str | None]:
         """The players with a connection (on several processes, anywhere: ``cluster/``)."""
@@ -479,30 +526,44 @@ class Room:
     # --- player requests (from the socket layer) --------------------------------------
 
     async def join(
-        self, conn: Connection, name: str, client: str = "?", account: str | None = None
+        self,
+        conn: Connection,
+        name: str,
+        client: str = "?",
+        account: str | None = None,
+        token: str | None = None,
     ) -> str:
-        """Seat the connection's person: it gets ``joined`` (its token) before the update.
+        """Seat the connection's person: it gets ``joined`` (a new token) before the update.
 
         ``client`` is the connection's address: it may hold ``joins.seats_per_client`` seats
-        here and join at the rate of ``joins`` (see ``bounds.py``)."""
+        here and join at the rate of ``joins`` (see ``bounds.py``). ``token`` is the one the
+        connection said hello with: a person who left this match takes their seat again
+        (:meth:`returning`)."""
         if conn.player is not None:
             raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
         self._check_joins(client)
-        token = secrets.token_urlsafe(18)
+        new_token = secrets.token_urlsafe(18)
 
         def seated(player: str) -> None:
             conn.player = player
-            conn.send(p.encode(p.Joined(player=player, token=token)))
+            conn.send(p.encode(p.Joined(player=player, token=new_token)))
 
         self.joins.take(client)
-        player = await self._seat(name, hash_token(token), None, seated, client, account)
+        known = hash_token(token) if token else None
+        player = await self._seat(
+            name, hash_token(new_token), None, seated, client, account, known=known
+        )
         self._presence(player, True)
         self._relist()
         self._tell_watchers()
         return player
 
     def _check_joins(self, client: str) -> None:
-        held = sum(1 for seat in self.seats.values() if seat.client == client)
+        held = sum(  # a departed seat is held by nobody: its person may come back
+            1
+            for seat in self.seats.values()
+            if seat.client == client and self.is_seated(seat.player)
+        )
         if held >= self.joins.seats_per_client:
             raise engine.GameError(
                 "too_many_seats",
@@ -527,16 +588,21 @@ class Room:
         seated: Callable[[str], None] | None = None,
         client: str | None = None,
         account: str | None = None,
+        known: str | None = None,
     ) -> str:
-        player = "p" + secrets.token_hex(3)
-        seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
-        row = SeatRow(player, seat.name, token_hash, bot_level, account)
+        """Seat a person (or a bot); one who left this match takes their seat again (the
+        token hash ``known`` they said hello with, their account or their name)."""
         async with self.lock:
             self._check_alive()
             now = self.now()
             await self._tick(now)
+            returning = None if bot_level is not None else self.returning(known, account, name)
+            player = returning or "p" + secrets.token_hex(3)
+            seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
+            row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
             action = engine.Join(at=now, player=player, name=name)
             events = self.game.apply(action)
+            old = self.seats.get(player)
             self.seats[player] = seat
             try:
                 await self._commit(
@@ -544,6 +610,8 @@ class Room:
                 )
             except Exception:
                 self.seats.pop(player, None)
+                if old is not None:
+                    self.seats[player] = old
                 raise
         return player
 
@@ -582,10 +650,20 @@ class Room:
         except BaseException:
             conn.player = player
             raise
-        self.seats.pop(player, None)
-        await self.storage.remove_seat(self.id, player)
+        await self.forget_seat(player)
         self._relist()
         self._tell_watchers()
+
+    async def forget_seat(self, player: str) -> None:
+        """After ``player`` left: their seat stays (departed) while the match still counts
+        them (points, a lockout, a wait: ``Game.players``; a deal: ``Game.dealt``), so the
+        same person takes it again (R10, R14); else it goes."""
+        if self.game.phase != "lobby" and (
+            player in self.game.players or player in self.game.dealt
+        ):
+            return
+        self.seats.pop(player, None)
+        await self.storage.remove_seat(self.id, player)
 
     def _current(self, version: int, action: engine.Action) -> engine.Action:
         """The action, if the client saw what it acts on (checked after the tick): a call
@@ -629,15 +707,27 @@ class Room:
             if self.game_id and self.game.phase != "match_over":
                 raise engine.GameError("not_over", "the match is still being played")
             order = [pl.id for pl in self.game.present()] if self.game_id else []
-            seed = secrets.randbits(62)
+            for player in [pid for pid in self.seats if order and pid not in order]:
+                self.seats.pop(player)  # departed from the match over: a new match forgets them
+                await self.storage.remove_seat(self.id, player)
+            seed = self._seed()
             game_id = new_id(9)
-            await self.storage.create_game(game_id, self.id, seed, p.settings_dict(self.settings))
-            self._install(engine.Game(engine_settings(self.settings), seed), game_id, 0.0)
+            game = engine.Game(engine_settings(self.settings), seed)  # today's rules
+            settings = p.settings_dict(self.settings)
+            await self.storage.create_game(game_id, self.id, seed, settings, game.rules)
+            self._install(game, game_id, 0.0)
             for player in order:
                 seat = self.seats[player]
                 await self._apply_now(engine.Join(at=self.now(), player=player, name=seat.name))
             if requested_by is not None and order:
                 await self._apply_now(engine.Start(at=self.now(), player=requested_by))
+
+    def _seed(self) -> int:
+        """A new game's seed: random, but a daily puzzle's is the day's under the server's
+        key (everyone gets the same cards; nobody can compute them without the key)."""
+        if self.settings.day:
+            return daily_seed(parse_day(self.settings.day), self.puzzle_key)
+        return secrets.randbits(62)
 
     async def _apply_now(self, action: engine.Action) -> None:
         events = self.game.apply(action)
@@ -651,12 +741,10 @@ class Room:
         self._reset_clock(at)
 
     def restore(self, record: RoomRecord) -> None:
-        """Rebuild from the database: replay the current game's actions in order, keeping
-        their events for reconnecting clients (the same as ``Game.replay``)."""
-        settings = engine.Settings.from_dict(
-            {k: v for k, v in record.game.settings.items() if k in ENGINE_FIELDS}
-        )
-        game = engine.Game(settings, record.game.seed)
+        """Rebuild from the database: replay the current game's actions in order, under the
+        rules it is played with, keeping their events for reconnecting clients (the same as
+        ``Game.replay``)."""
+        game = stored_game(record.game)
         self.version = record.version - len(record.actions)
         self._install(game, record.game.id, _last_at(record.actions))
         for row in record.actions:
@@ -702,6 +790,15 @@ ENGINE_FIELDS: Final = frozenset(
 )
 """The room settings that are the engine's (rows stored before the variants lack the last
 three: they load with the engine's defaults, a classic game)."""
+
+
+def stored_game(row: GameRow) -> engine.Game:
+    """A stored game before its first action: its engine settings, seed and rules version
+    (a game stored by an earlier release replays under the rules it was played with)."""
+    settings = engine.Settings.from_dict(
+        {k: v for k, v in row.settings.items() if k in ENGINE_FIELDS}
+    )
+    return engine.Game(settings, row.seed, row.rules)
 
 
 def _last_at(rows: Iterable[ActionRow]) -> float:

@@ -25,6 +25,7 @@ from setgame.server.chat import chat_of
 from setgame.server.edge import BITES, client_host
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
+from setgame.server.moderation import Banned, Bans
 from setgame.server.names import NameRefused
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
@@ -130,6 +131,7 @@ class SocketConnection:
         self.host = client_host(ws)
         self.opened = time.monotonic()
         self.player: str | None = None
+        self.token: str | None = None  # the seat token said at hello: who may be returning
         self.greeted = False
         self.closing: int | None = None
         self._out: asyncio.Queue[str | int | _Unfinished | None] = asyncio.Queue()
@@ -284,6 +286,8 @@ async def _frame(room: Room, conn: SocketConnection, text: str | None, data: byt
         return False
     try:
         await dispatch(room, conn, message)
+    except Banned as exc:  # told why and until when
+        conn.send(exc.frame(_tag(message)))
     except GameError as exc:
         _error(conn, exc.code, str(exc), _tag(message))
     except Exception:
@@ -306,12 +310,14 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
         case p.Ping():
             conn.send(p.encode(p.Pong()))
         case p.Hello(token=token, since=since):
-            hello(room, conn, room.seat_for(token), since)
+            conn.token = token
+            hello(room, conn, await _unbanned(room, conn, room.seat_for(token)), since)
             if conn.greeted:
                 await chat_of(room).history(conn)
         case _ if not conn.greeted:
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Say(text=text):
+            await _bans(conn).check(_account_of(room, conn), conn.host, chat=True)
             await chat_of(room).say(conn, text)
         case p.Join(name=name):
             await _join(room, conn, name)
@@ -333,7 +339,38 @@ async def _join(room: Room, conn: SocketConnection, name: str) -> None:
         name, account_id = await seat_name(conn.ws.app.state.accounts, name, account, rated)
     except NameRefused as exc:
         raise GameError(exc.code, str(exc)) from None
-    await room.join(conn, name, conn.host, account=account_id)
+    await _bans(conn).check(account_id, conn.host)  # a banned account or address: no seat
+    await room.join(conn, name, conn.host, account=account_id, token=conn.token)
+
+
+def _bans(conn: SocketConnection) -> Bans:
+    bans: Bans = conn.ws.app.state.bans
+    return bans
+
+
+def _account_of(room: Room, conn: SocketConnection) -> str | None:
+    """The account a socket speaks for: its seat's, or a spectator's session's (a ban holds
+    whatever the session's age: no database read for it)."""
+    seat = room.seats.get(conn.player) if conn.player is not None else None
+    if seat is not None:
+        return seat.account
+    session = conn.ws.scope.get("session") or {}
+    account = session.get("account")
+    return account if isinstance(account, str) else None
+
+
+async def _unbanned(room: Room, conn: SocketConnection, seat: str | None) -> str | None:
+    """The seat a hello may take back: none while a ban covers its account or the socket's
+    address (the socket is told why and watches as a spectator)."""
+    if seat is None:
+        return None
+    taken = room.seats.get(seat)
+    try:
+        await _bans(conn).check(taken.account if taken else None, conn.host)
+    except Banned as exc:
+        conn.send(exc.frame("hello"))
+        return None
+    return seat
 
 
 def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | None) -> None:

@@ -43,6 +43,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from setgame.rules.settings import RULES_VERSION
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
 from setgame.server.chat_tables import chat_lines
@@ -72,6 +73,9 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+    # the rules version the game is played under (setgame.rules.settings.RULES_VERSION; migration
+    # 0007): games stored before it were played under rules 1
+    sa.Column("rules", sa.Integer, nullable=False, server_default=sa.text("1")),
 )
 seats = sa.Table(
     "seats",
@@ -147,6 +151,7 @@ class SeatRow:
     token_hash: str | None
     bot_level: int | None
     account: str | None = None  # a signed-in player's account (account_tables.account_seats)
+    again: bool = False  # a departed seat taken again: its row exists (new token, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +163,7 @@ class GameRow:
     status: str
     created: float
     finished: float | None
+    rules: int = 1  # the rules version it is played under (migration 0007)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +197,19 @@ _FINISH_GAME: Final = (
 _REMOVE_SEAT: Final = seats.delete().where(
     seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id")
 )
+_RESEAT: Final = (
+    seats.update()
+    .where(seats.c.room == sa.bindparam("room_id"), seats.c.player == sa.bindparam("player_id"))
+    .values(name=sa.bindparam("new_name"), token_hash=sa.bindparam("new_token_hash"))
+)
 _PREPARED: Final = frozenset(
-    map(id, (_INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT))
+    map(
+        id,
+        (
+            _INSERT_ROOM, _INSERT_GAME, _INSERT_SEAT, _INSERT_ACTION, _FINISH_GAME, _REMOVE_SEAT,
+            _RESEAT,
+        ),
+    )
 )
 """The statements :class:`SqliteWriter` compiles once (by identity: they live as long as
 the module)."""
@@ -412,9 +429,12 @@ class Storage:
         await self._submit((_INSERT_ROOM, values))
         return created
 
-    async def create_game(self, game: str, room: str, seed: int, settings: dict[str, Any]) -> None:
+    async def create_game(
+        self, game: str, room: str, seed: int, settings: dict[str, Any], rules: int = RULES_VERSION
+    ) -> None:
+        """A new game of ``room``, played under the rules version ``rules``."""
         values = {"id": game, "room": room, "seed": seed, "settings": _dump(settings)}
-        values |= {"status": "playing", "created": time.time()}
+        values |= {"status": "playing", "created": time.time(), "rules": rules}
         await self._submit(*self._fence(room), (_INSERT_GAME, values))
 
     async def finish_game(self, game: str, status: str = "finished") -> None:
@@ -439,7 +459,10 @@ class Storage:
         """Append one accepted action to the log, in one transaction with the seat it
         creates and the game's end it causes, if any; returns once it is committed."""
         writes: list[Write] = self._fence(room)
-        if seat is not None:
+        if seat is not None and seat.again:  # its row (and account link) are there already
+            values = {"room_id": room, "player_id": seat.player, "new_name": seat.name}
+            writes.append((_RESEAT, values | {"new_token_hash": seat.token_hash}))
+        elif seat is not None:
             writes.append((_INSERT_SEAT, _seat_values(room, seat)))
             if seat.account is not None:
                 values = {"room": room, "player": seat.player, "account": seat.account}
@@ -851,7 +874,9 @@ def _sorted_seats(rows: Any) -> list[SeatRow]:
 
 
 def _game_row(r: Any) -> GameRow:
-    return GameRow(r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished)
+    return GameRow(
+        r.id, r.room, r.seed, json.loads(r.settings), r.status, r.created, r.finished, r.rules
+    )
 
 
 _JSON: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=True)

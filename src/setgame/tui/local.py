@@ -30,6 +30,7 @@ from setgame.rules.game import (
     Start,
     Turn,
 )
+from setgame.rules.puzzle import PUBLIC_SEED
 from setgame.rules.variants import Variant, find_variant
 
 YOU = "you"
@@ -73,6 +74,8 @@ class LocalSession:
             mode="multi" if mode == "bots" else mode, deck=deck, variant=variant, day=day
         )
         self.seed = seed if seed is not None else _fresh_seed()
+        if day:  # offline there is no server key: the day's public table (PUBLIC_SEED)
+            self.seed = PUBLIC_SEED
         self.game = Game(settings, seed=self.seed)
         self.you = YOU
         self.name = name
@@ -105,8 +108,10 @@ class LocalSession:
         self._apply(Start(now, self.you))
 
     async def again(self, now: float) -> None:
-        """After the match: a new one with the same players, on the next seed."""
-        self.seed += 1
+        """After the match: a new one with the same players, on the next seed (a daily
+        puzzle: the same day's table again)."""
+        if not self.game.settings.day:
+            self.seed += 1
         self.game = Game(self.game.settings, seed=self.seed)
         for i, (pid, seat) in enumerate(self.seats.items(), start=1):
             self.seats[pid] = _Seat(Bot(seat.bot.level, seed=f"{self.seed}:{i}"))

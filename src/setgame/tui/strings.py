@@ -400,5 +400,7 @@ def error_message(code: object, text: str, lang: str, view: Mapping[str, Any] | 
                 seconds=seconds_text(float(left), lang),
             )
         return tr("You called without a set: others may call first.", lang)
+    if code == "auto_deal" and variant_of(view).flow.face_down:  # Memory: misses deal
+        return tr("Misses in a row bring three more cards: keep turning", lang)
     message = _ERRORS.get(code) if isinstance(code, str) else None
     return tr(message, lang) if message else text

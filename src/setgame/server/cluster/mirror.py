@@ -109,16 +109,23 @@ class MirrorRoom(Room):
     # --- requests: relayed to the owner ---------------------------------------------------
 
     async def join(
-        self, conn: Connection, name: str, client: str = "?", account: str | None = None
+        self,
+        conn: Connection,
+        name: str,
+        client: str = "?",
+        account: str | None = None,
+        token: str | None = None,
     ) -> str:
         if conn.player is not None:
             raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
-        token = secrets.token_urlsafe(18)
-        digest = hash_token(token)
-        self._joining[digest] = (conn, token)
+        new_token = secrets.token_urlsafe(18)
+        digest = hash_token(new_token)
+        self._joining[digest] = (conn, new_token)
+        known = hash_token(token) if token else None  # the owner finds a returning seat by it
         try:
             await self.node.relay(
-                self, "join", name=name, client=client, account=account, token_hash=digest
+                self, "join", name=name, client=client, account=account, token_hash=digest,
+                known=known,
             )
         except BaseException:
             self._joining.pop(digest, None)

@@ -20,7 +20,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -47,6 +47,8 @@ from setgame.server.storage import Fenced, RoomRecord, Storage, games
 
 log = logging.getLogger(__name__)
 
+MODERATION_CHANNEL: Final = "setgame:moderation"
+"""Every process listens here for moderators' actions made on another one."""
 LISTED_KEY: Final = "setgame:listed"
 """A Redis hash: process -> its public rooms (JSON), for every process's ``GET /api/rooms``."""
 LISTED_STALE: Final = 10.0
@@ -172,6 +174,9 @@ class Node:
         self.pubsub: Any = client.pubsub()
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        # a moderator's action on another process (moderation_api.py): each process applies
+        # it to its own rooms and sockets
+        self.on_moderation: list[Callable[[dict[str, Any]], Awaitable[None]]] = []
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._buffer: dict[str, list[dict[str, Any]]] = {}  # mirrors being opened
         self._published: dict[str, str] = {}  # room -> the game its last message was of
@@ -185,7 +190,7 @@ class Node:
         self._orphans: dict[str, int] = {}  # room -> looks it was left free to another process
 
     async def start(self) -> None:
-        await self.pubsub.subscribe(process_channel(self.me))
+        await self.pubsub.subscribe(process_channel(self.me), MODERATION_CHANNEL)
         await self._share_list()  # known alive before any player of it is relayed
         self._adopted_at = 0.0  # the first look for orphaned rooms comes at once
         for coro, name in (
@@ -337,6 +342,10 @@ class Node:
             }
         self._send(room_channel(rid), message)
 
+    def moderate(self, message: dict[str, Any]) -> None:
+        """Tell every other process of a moderator's action (``moderation_api.py``)."""
+        self._send(MODERATION_CHANNEL, {"k": "mod", "from": self.me, **message})
+
     def said(self, room: Room, line: dict[str, Any]) -> None:
         """A chat line the owner stored: every mirror sends it to its own sockets."""
         self._send(room_channel(room.id), {"k": "chat", "room": room.id, "line": line})
@@ -449,6 +458,10 @@ class Node:
             task = asyncio.create_task(self._answer(message))
             self._handlers.add(task)
             task.add_done_callback(self._handlers.discard)
+        elif kind == "mod":
+            if message.get("from") != self.me:  # its own process applied it already
+                for handler in self.on_moderation:
+                    await handler(message)
         else:
             rid = str(message.get("room"))
             if rid in self._buffer:
@@ -616,7 +629,8 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         room._check_joins(client)
         room.joins.take(client)
         await room._seat(
-            str(request["name"]), request["token_hash"], None, None, client, request["account"]
+            str(request["name"]), request["token_hash"], None, None, client, request["account"],
+            known=request.get("known"),
         )
     elif op == "here":
         _here(room, str(player), str(request["from"]), bool(request["connected"]))
@@ -628,8 +642,7 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
         await room.new_game(requested_by=player)
     elif op == "leave":
         await room.act(lambda now: engine.Leave(at=now, player=str(player)))
-        room.seats.pop(str(player), None)
-        await room.storage.remove_seat(room.id, str(player))
+        await room.forget_seat(str(player))
     else:
         await _play(room, str(op), str(player), request)
 

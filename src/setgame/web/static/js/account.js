@@ -2,7 +2,7 @@
 // account (docs/protocol.md, "Accounts"). The session is an http-only cookie: this page
 // never sees it, it only asks the server who it is.
 
-import { init, t, N_ } from "./common.js";
+import { banText, init, t, N_ } from "./common.js";
 
 const ERRORS = {
   bad_credentials: N_("acc.err.bad_credentials"),
@@ -42,7 +42,8 @@ async function ask(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    message(ERRORS[answer.code] ? t(ERRORS[answer.code]) : answer.message || String(response.status));
+    const why = banText(answer) ?? (ERRORS[answer.code] ? t(ERRORS[answer.code]) : null);
+    message(why ?? (answer.message || String(response.status)));
     return;
   }
   show(answer);

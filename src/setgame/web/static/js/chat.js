@@ -3,7 +3,7 @@
 // "text"): whatever people type is shown as typed, never read as HTML.
 // Muting is this browser's own: a muted sender's lines are hidden, remembered per room.
 
-import { el, N_, t } from "./common.js";
+import { banText, el, N_, t } from "./common.js";
 import { describe } from "./events.js";
 
 export const MAX_CHARS = 200; // the server's bound (chat.py MAX_CHARS)
@@ -26,12 +26,12 @@ export function senderName(line) {
   return line.name ?? `${t("chat.spectator")} ${String(line.from || "").slice(1)}`;
 }
 
-// One chat line as a list item; `onMute` (optional) adds the mute button.
-export function chatItem(line, onMute = null) {
+// One chat line as a list item; `onMute` and `onReport` (optional) add their buttons.
+export function chatItem(line, onMute = null, onReport = null) {
   const who = senderName(line);
   const item = el(
     "li",
-    { "data-chat-message": "", "data-from": who, "data-sender": line.from },
+    { "data-chat-message": "", "data-from": who, "data-sender": line.from, "data-line": `${line.game}:${line.seq}` },
     el("b", { class: "from", text: who }),
     " ",
     el("span", { class: "text", text: line.text }),
@@ -48,6 +48,21 @@ export function chatItem(line, onMute = null) {
         title: label,
         text: "🔇",
         onclick: () => onMute(line.from, who),
+      }),
+    );
+  }
+  if (onReport) {
+    const label = t("chat.report", { name: who });
+    item.append(
+      " ",
+      el("button", {
+        type: "button",
+        class: "mute icon",
+        "data-chat-report": line.seq,
+        "aria-label": label,
+        title: label,
+        text: "⚑",
+        onclick: () => onReport(line, who),
       }),
     );
   }
@@ -84,6 +99,36 @@ export class Chat {
     this.renderMuted();
     this.playersOnly = false;
     this.loadSettings();
+    this.dialog = root.querySelector("[data-report-dialog]");
+    this.dialog.querySelector("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.sendReport();
+    });
+    this.dialog.querySelector("[data-report-cancel]").addEventListener("click", () => this.dialog.close());
+  }
+
+  // Report a line to the moderators (POST /api/reports): asks why in a dialog.
+  report(line, who) {
+    this.reported = line;
+    this.dialog.querySelector("[data-report-what]").textContent = t("report.what", { name: who, text: line.text });
+    this.dialog.querySelector("[data-report-reason]").value = "";
+    this.dialog.showModal();
+  }
+
+  async sendReport() {
+    const line = this.reported;
+    const reason = this.dialog.querySelector("[data-report-reason]").value.trim();
+    if (!line || !reason) return;
+    const body = { room: this.room, game: line.game, line: line.seq, reason };
+    const response = await fetch("/api/reports", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch(() => null);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    this.dialog.close();
+    if (response?.ok) this.say(t("report.done"));
+    else this.say(answer.code === "rate_limited" ? t("report.too_many") : answer.message || t("chat.offline"));
   }
 
   // The room setting `chat` (players-only rooms close the input to spectators).
@@ -135,7 +180,7 @@ export class Chat {
 
   // A refused message: say why under the input (the text stays there to be fixed).
   refused(msg) {
-    this.say(ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message);
+    this.say(banText(msg) ?? (ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message));
     if (!this.input.value && this.sent) this.input.value = this.sent;
     if (msg.code === "chat_players_only") {
       this.playersOnly = true;
@@ -150,10 +195,21 @@ export class Chat {
       if (this.seen.has(key)) continue;
       this.seen.add(key);
       const mine = line.from === this.you();
-      const item = chatItem(line, mine ? null : (from, who) => this.mute(from, who));
+      const item = mine
+        ? chatItem(line)
+        : chatItem(
+            line,
+            (from, who) => this.mute(from, who),
+            (said, who) => this.report(said, who),
+          );
       item.hidden = this.muted.has(line.from);
       this.add(item);
     }
+  }
+
+  // A line a moderator deleted (the server's chat_deleted): it leaves this page too.
+  remove(game, seq) {
+    this.list.querySelector(`[data-line="${CSS.escape(`${game}:${seq}`)}"]`)?.remove();
   }
 
   events(events, ctx) {

@@ -64,6 +64,20 @@ export function minutes(seconds) {
   return `${whole}:${rest.format((tenths - whole * 600) / 10)}`;
 }
 
+// A wall-clock moment (seconds since 1970, as the server sends them) as the page language
+// writes a date and a time: a ban's end, a report's arrival.
+export function dateTime(seconds) {
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+}
+
+// Why a ban or a mute refuses this page (the server's `banned` and `muted` refusals carry
+// their end and reason), or null for any other refusal.
+export function banText(answer) {
+  if (answer?.code !== "banned" && answer?.code !== "muted") return null;
+  const key = answer.code === "banned" ? N_("mod.you.banned") : N_("mod.you.muted");
+  return t(key, { until: dateTime(answer.until), reason: answer.reason ?? "" });
+}
+
 // A player's name as shown: the server names bots "Bot 2"; say that in the page language.
 export function displayName(player) {
   const bot = /^Bot (\d{1,2})$/.exec(player?.name ?? "");

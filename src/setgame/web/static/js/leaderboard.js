@@ -10,7 +10,10 @@ const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set
 // The boards of times (GET /api/leaderboard answers {name, seconds, games} for them).
 const TIMES = { "solo-full": N_("board.solo.full"), "solo-beginner": N_("board.solo.beginner"), daily: N_("board.daily") };
 const EMPTY = { time: N_("board.empty.time"), rating: N_("board.empty") };
-const INTRO = { time: N_("board.intro.time"), rating: N_("board.intro") };
+const INTRO = { time: N_("board.intro.time"), rating: N_("board.intro"), daily: N_("board.intro.daily") };
+
+// Seconds under which a daily time is not ranked (the server's players.HUMAN_FLOOR).
+const HUMAN_FLOOR = 10;
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -34,7 +37,10 @@ async function show(board) {
   $("[data-board-list]").replaceChildren(...rows.map(item));
   $("[data-board-empty]").hidden = rows.length > 0;
   $("[data-board-empty]").textContent = t(timed ? EMPTY.time : EMPTY.rating);
-  $("[data-board-intro]").textContent = t(timed ? INTRO.time : INTRO.rating);
+  // The daily board says how it times and what it does with times no person reaches.
+  const intro = board === "daily" ? INTRO.daily : timed ? INTRO.time : INTRO.rating;
+  $("[data-board-intro]").textContent = t(intro, { floor: HUMAN_FLOOR });
+  $("[data-board-intro]").dataset.boardIntro = board === "daily" ? "daily" : "";
 }
 
 await init();

@@ -91,10 +91,6 @@ export class Connection {
     return this.raw({ type, ...fields, ...(versioned ? { version: this.version } : {}) });
   }
 
-  forget() {
-    this.token = null;
-  }
-
   close() {
     this.closed = true;
     clearInterval(this.pinger);

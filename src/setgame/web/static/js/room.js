@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
+import { banText, beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -230,6 +230,7 @@ function renderStatus() {
   if (s.settings?.deck && s.settings.deck !== "full") rules.push(deckName(s.settings.deck));
   $("#settings").textContent = rules.join(" · ");
   $("#settings").title = $("#settings").textContent;
+  renderRated(s);
   renderWatchers();
   const deck = $("#deck");
   deck.dataset.deck = String(s.deck ?? 0);
@@ -240,6 +241,17 @@ function renderStatus() {
   cooldownAt = typeof cooling === "number" && cooling > 0 ? performance.now() + cooling * 1000 : null;
   const votes = (s.players || []).filter((p) => p.declared).map(displayName);
   $("#votes").textContent = votes.length ? t("room.votes", { names: votes.join(", ") }) : "";
+}
+
+// Whether the game as seated now is rated (the server says: `rated` in the state), shown
+// from the lobby on, so that nobody learns it after playing; the link explains the rules.
+function renderRated(s) {
+  const line = $("#rated");
+  line.hidden = s.mode !== "multi";
+  line.dataset.rated = String(Boolean(s.rated));
+  const link = line.querySelector("a");
+  link.textContent = s.rated ? t("room.rated") : t("room.unrated");
+  link.title = s.rated ? t("room.rated.why") : t("room.unrated.why");
 }
 
 // How many watch without a seat, in the status line (its title holds the whole line).
@@ -455,7 +467,8 @@ function bind() {
   act("again").addEventListener("click", () => ask("again"));
   act("leave").addEventListener("click", () => {
     ask("leave");
-    conn.forget();
+    // The seat token stays: joining this match again takes the same seat back, with its
+    // points and any lockout or wait (R10, R14); the server greets it as a spectator meanwhile.
     you = null;
     render();
   });
@@ -547,6 +560,9 @@ const handlers = {
   chat(msg) {
     chat?.lines(msg.messages);
   },
+  chat_deleted(msg) {
+    chat?.remove(msg.game, msg.seq);
+  },
   welcome(msg) {
     const main = document.querySelector("main");
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
@@ -581,6 +597,12 @@ const handlers = {
   },
   error(msg) {
     if (msg.request === "chat") return chat?.refused(msg);
+    const banned = banText(msg); // a ban says why and until when: long on the banner, kept in the log
+    if (banned) {
+      setBanner(banned, "error", 15000);
+      log(banned, "error");
+      return render();
+    }
     if (msg.request === "call") {
       calling = false;
       selected = [];
