@@ -300,6 +300,44 @@ def test_a_kind_refuses_a_deck_of_another_radix() -> None:
         FOURSET.find(range(12), STANDARD)
 
 
+def test_each_judge_refuses_a_deck_of_another_radix() -> None:
+    """The module's judges pass the deck on: none falls back to its kind's own deck."""
+    for judge in (is_set, is_ultraset, is_ghostset):
+        with pytest.raises(KindError, match="4set"):
+            judge(FOUR_DECK.cards[:6], FOUR_DECK)
+    with pytest.raises(KindError, match="standard"):
+        is_fourset(range(4), STANDARD)
+
+
+def test_ghostset_is_judged_on_the_deck_it_is_given_attribute_by_attribute() -> None:
+    # two disjoint MegaSet sets: each sums to 0 mod 3 on all five attributes, so both do
+    first, second = next(
+        (a, b)
+        for a, b in itertools.combinations(SET.find(MEGASET.cards[:60], MEGASET), 2)
+        if not set(a) & set(b)
+    )
+    assert is_ghostset(first + second, MEGASET) and GHOSTSET.explain(first + second, MEGASET) == []
+    # a standard GhostSet with one card moved: colour sums to 1, number to 2 (3 in all):
+    ghost = GHOSTSET.find(range(12))[0]
+    moved = ghost[0] // 27 * 27 + (ghost[0] // 9 + 1) % 3 * 9 + ghost[0] % 9  # colour + 1
+    moved = (moved // 27 + 2) % 3 * 27 + moved % 27  # number + 2
+    cards = (moved, *ghost[1:])
+    assert len(set(cards)) == 6 and not is_ghostset(cards) and not plain_ghost(STANDARD, cards)
+    assert [f.attribute for f in GHOSTSET.explain(cards)] == [0, 1]
+
+
+@pytest.mark.parametrize("kind", [ULTRASET, GHOSTSET, FOURSET])
+def test_groups_are_listed_in_table_order_and_counted_in_whole_numbers(kind: Kind) -> None:
+    """find lists each group's cards in table order, and the groups by their positions."""
+    table = random.Random(3).sample(kind.deck.cards, 14 if kind is GHOSTSET else 20)
+    found = kind.find(table, kind.deck)
+    positions = [[table.index(c) for c in group] for group in found]
+    assert len(found) > 3 and positions == sorted(positions)
+    assert all(p == sorted(p) for p in positions)
+    count = kind.count(table, kind.deck)
+    assert type(count) is int and count == len(found)
+
+
 def test_bad_picks_and_tables() -> None:
     assert not is_set((0, 0, 0)) and not is_ultraset((0, 1, 2)) and not is_ghostset(range(5))
     with pytest.raises(CardError, match="4 different cards"):
