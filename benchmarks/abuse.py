@@ -1,4 +1,4 @@
-"""Attacks of issue 7 against a live server while honest rooms play.
+"""Attacks of issue 7 (and issue 20's chat flood) against a live server while honest rooms play.
 
 Starts ``python -m setgame.server`` on loopback (a temporary SQLite database, the default
 limits), seats honest rooms of four players who play whole games through the Python protocol
@@ -516,6 +516,79 @@ async def slow_silent(ctx: Context, seconds: float) -> dict[str, Any]:
     return {"opened": len(held), "failed": failed, "closed_by_server": closed}
 
 
+async def chat_flood(ctx: Context, seconds: float) -> dict[str, Any]:
+    """Issue 20, finding 6: 150 spectator sockets from one address chat as fast as each
+    socket may (two lines a second, four times its own rate) in an honest room, where a
+    seated player from another address says a line every 2 s: none of the player's lines
+    may be refused, and the address gets its own burst and rate, not 150 sockets' worth."""
+    chatter = await join_honest_room(ctx, "Chatter")
+    room, source = chatter.room, "127.0.0.5"
+    socks, refused = [], Counter[str]()
+    heard = Counter[str]()  # what the attacker's sockets were answered
+
+    async def read(ws: Any) -> None:
+        with contextlib.suppress(Exception):
+            async for text in ws:
+                message = json.loads(text)
+                if message.get("type") == "error":
+                    heard[str(message.get("code"))] += 1
+
+    async def spam(ws: Any, k: int, until: float) -> None:
+        n = 0
+        with contextlib.suppress(Exception):
+            while time.monotonic() < until:
+                await ws.send(json.dumps({"type": "chat", "text": f"spam {k}.{n}"}))
+                n += 1
+                heard["sent"] += 1
+                await asyncio.sleep(0.5)
+
+    for _ in range(ctx.scale.spectators):
+        with contextlib.suppress(Exception):
+            ws = await raw_ws(ctx, room, source)
+            await ws.send(json.dumps({"type": "hello"}))
+            socks.append(ws)
+    readers = [asyncio.create_task(read(ws)) for ws in socks]
+    until = time.monotonic() + seconds
+    spammers = [asyncio.create_task(spam(ws, k, until)) for k, ws in enumerate(socks)]
+    said, spam_heard = 0, 0
+
+    def mine(message: Message) -> bool:
+        """The chatter's own line or a refusal; counts the spectators' lines on the way."""
+        nonlocal spam_heard
+        if message["type"] == "chat":
+            spam_heard += sum(line["name"] is None for line in message["messages"])
+            return any(line["from"] == chatter.player for line in message["messages"])
+        return bool(message["type"] == "error")
+
+    slowest = 0.0
+    try:
+        while time.monotonic() < until:
+            sent = time.perf_counter()
+            await chatter.send("chat", text=f"still here {said}")
+            try:  # the chatter shares the attackers' process (niced, busy): a long wait
+                reply = await chatter.wait_for(mine, 20.0)
+            except TimeoutError:
+                refused["timeout"] += 1
+                continue
+            slowest = max(slowest, time.perf_counter() - sent)
+            if reply["type"] == "error":
+                refused[str(reply.get("code"))] += 1
+            else:
+                said += 1
+            await asyncio.sleep(2.0)
+    finally:
+        await asyncio.gather(*spammers, return_exceptions=True)
+        for ws in socks:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        await asyncio.gather(*readers, return_exceptions=True)
+        await chatter.close()
+    return {"sockets": len(socks), "spam_sent": heard.pop("sent", 0), "spam_answers": dict(heard),
+            "spam_lines_heard": spam_heard, "honest_said": said,
+            "honest_refused": sum(refused.values()), "honest_refusals": dict(refused),
+            "honest_slowest_ms": round(slowest * 1000, 1)}
+
+
 ATTACKS: dict[str, Attack] = {
     "griefing": griefing,
     "crowding": crowding,
@@ -526,6 +599,7 @@ ATTACKS: dict[str, Attack] = {
     "room_list": room_list,
     "deep_json": deep_json,
     "slow_silent": slow_silent,
+    "chat_flood": chat_flood,
 }
 
 
@@ -594,6 +668,8 @@ def summarize(record: Record, start: float, end: float, runs: dict[str, Any]) ->
         quiet = p99(quiet_lat)
         lat, err = window(record, run.pop("from"), run.pop("to"))
         err += quiet_err
+        # an attack that plays an honest part itself (chat_flood's seated player) says so
+        err += ["honest refusal"] * int(run["detail"].get("honest_refused", 0))
         p = p99(lat)
         ratio = None if p is None or not quiet else p / quiet
         results[name] = {

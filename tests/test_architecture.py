@@ -24,7 +24,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "rules": frozenset(),
     "words": frozenset({"rules"}),
     "analysis": frozenset({"rules", "words"}),
-    "bots": frozenset({"rules"}),
+    "bots": frozenset({"rules", "words"}),
     "server": frozenset({"rules", "words", "analysis", "bots"}),
     "tui": frozenset({"rules", "words", "analysis", "bots", "server"}),  # server.client: online
     "cli": frozenset({"rules", "words", "analysis", "bots", "server", "tui"}),

@@ -52,7 +52,7 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     results = json.loads(done.stdout)
     attacks = {
         "griefing", "crowding", "big_bodies", "ghosts", "presence", "room_flood", "room_list",
-        "deep_json", "slow_silent",
+        "deep_json", "slow_silent", "chat_flood",
     }
     assert set(results) == {"baseline"} | attacks
     assert results["baseline"]["picks"] > 0
@@ -64,3 +64,6 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     assert results["crowding"]["detail"]["seated_player_kept_out"] == 0
     assert results["big_bodies"]["rss_after_mb"] < 1.2 * results["baseline"]["rss_mb"] + 20
     assert results["deep_json"]["detail"]["recursion_error_logged"] is False
+    flood = results["chat_flood"]["detail"]  # one address's burst and rate, not 30 sockets'
+    assert flood["sockets"] == 30 and flood["honest_said"] > 0 and flood["honest_refused"] == 0
+    assert flood["spam_lines_heard"] <= 40 < flood["spam_sent"], flood

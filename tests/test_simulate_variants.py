@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from setgame.analysis.simulate import simulate
-from setgame.analysis.simulate_variants import _Counts, _play, simulate_variant
+from setgame.analysis.simulate import _Counts, _play, simulate, simulate_variant
 from setgame.rules.variants import (
     CLASSIC,
     MEMORY,
@@ -32,7 +31,7 @@ def test_r12_every_game_of_every_variant_ends(name: str) -> None:
     for size, count in stats.tables.items():
         assert 0 <= count.no_set <= count.seen, size
     # A game ends on a table with nothing to claim, counted as such (a puzzle's last
-    # table, its groups all found, is not counted: see simulate_variants).
+    # table, its groups all found, is not counted: see setgame.analysis.simulate).
     for size, games in stats.leftover.items() if variant.flow.removes_claims else ():
         assert stats.tables[size].no_set >= games
 

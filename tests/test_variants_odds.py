@@ -11,7 +11,7 @@ import pytest
 
 from setgame import count_sets
 from setgame.analysis.bounds import BASE, count_ultra_free, ultra_free
-from setgame.analysis.variant_odds import deck_groups, exact_mean, sample_odds, zero_sum_subsets
+from setgame.analysis.odds import deck_groups, exact_mean, sample_odds, zero_sum_subsets
 from setgame.rules.decks import JUNIOR, MEGASET, STANDARD
 from setgame.rules.kinds import GHOSTSET, ULTRASET, is_ultraset
 from setgame.rules.variants import VARIANTS, find_variant

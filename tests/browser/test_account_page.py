@@ -216,3 +216,27 @@ def test_the_solo_boards_and_a_profiles_solo_figures(
     expect(page.locator("[data-profile-wrong]")).to_have_text("2")
     # (200 + 187.44 + 95 + 120) seconds for 59 sets
     expect(page.locator("[data-profile-pace]")).to_have_text("10,2")
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "key"),
+    [("ru", "Аnna", "err.name_mixed"), ("pl", "Anna\u3164", "err.name_invisible"),
+     ("it", "Cazzone", "err.name_word")],
+)
+def test_a_refused_name_is_told_in_the_page_language_quoting_it(
+    live_server: str, new_page: Any, lang: str, name: str, key: str
+) -> None:
+    """Issue 20: a lookalike (a Cyrillic А among Latin letters), an invisible Hangul filler or
+    a word of the filter is refused with a sentence of the page's language that quotes it,
+    on the account page and in a room."""
+    w = words(lang)
+    told = w[key].replace("{name}", name)
+    page = new_page()
+    page.goto(f"{live_server}/account?lang={lang}")
+    _fill(page, name, "correct horse")
+    page.click("[data-account-action=claim]")
+    expect(page.locator("[data-account-message]")).to_have_text(told)
+    page.goto(create_room(live_server, public=False) + f"?lang={lang}")
+    page.fill("input[name=player-name]", name)
+    page.click("[data-action=join]")
+    expect(page.locator("#banner")).to_have_text(told)

@@ -106,7 +106,7 @@ def test_set_chain_between_two_players_linked_claim_taken_unlinked_refused(
     expect(bob.locator("#log")).to_contain_text(link)
     # A set of the table that is only unlinked gets the chain's verdict; else (no set lay
     # on the table apart from the linked ones) the set's flaws come first.
-    verdict = "Not linked to the previous set" if loose else "not a set"
+    verdict = "Not linked to the previous set" if loose else "Not a set"
     expect(bob.locator("#banner")).to_contain_text(verdict)
     assert tops(bob) == still
     assert sorted(live(ann)) == sorted(table) and sorted(previous(ann)) == sorted(before)
@@ -375,13 +375,14 @@ def memory_replay() -> dict[str, Any]:
     deal, two cards turned up, then a third that misses; the views are a spectator's."""
     from setgame.rules.actions import Action, Join, Start, Turn
     from setgame.rules.game import Game, Settings
+    from setgame.words.event_words import annotate
 
     game = Game(Settings(variant="memory", mode="solo"), 7)
     actions: list[Action] = [Join(at=0, player="p1", name="Mo"), Start(at=1, player="p1")]
     actions += [Turn(at=2 + i, player="p1", position=i) for i in range(3)]
     steps = []
     for version, action in enumerate(actions, 1):
-        events = game.apply(action)
+        events = annotate(game.apply(action), game.variant)  # as the replay route does
         steps.append(
             {"version": version, "at": action.at, "events": events, "state": game.view(None)}
         )
@@ -408,5 +409,5 @@ def test_a_memory_replay_shows_face_down_cards_and_the_ones_turned_up(
     page.keyboard.press("End")  # the miss: the three turn face down again
     expect(table.locator("[data-down]")).to_have_count(12)
     expect(page.locator("#revents li")).to_have_count(2)
-    expect(page.locator("#revents")).to_contain_text("Mo: not a set")
+    expect(page.locator("#revents")).to_contain_text("Mo: Not a set: ")
     expect(page.locator("[data-card]")).to_have_count(0)

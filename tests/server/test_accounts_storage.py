@@ -41,8 +41,11 @@ async def test_claim_verify_change_and_refuse_lookalikes(storage: Storage) -> No
     assert await store.verify(name.upper(), PASSWORD) == account
     assert await store.verify(name, "wrong password") is None
     with pytest.raises(NameRefused) as taken:
-        await store.claim(name.replace("A", "А", 1), PASSWORD)  # a Cyrillic А
+        await store.claim("".join(chr(ord(c) + 0xFEE0) for c in name), PASSWORD)  # fullwidth
     assert taken.value.code == "name_taken"
+    with pytest.raises(NameRefused) as mixed:
+        await store.claim(name.replace("A", "А", 1), PASSWORD)  # a Cyrillic А among Latin
+    assert mixed.value.code == "name_mixed"
     changed = await store.change_password(account, "new secret")
     assert changed.epoch == account.epoch + 1
     assert await store.verify(name, PASSWORD) is None

@@ -183,13 +183,24 @@ async def test_unknown_room_and_game(http: httpx.AsyncClient) -> None:
 
 
 async def test_words_come_from_setgame_i18n(http: httpx.AsyncClient) -> None:
+    from setgame.rules.decks import DECKS
     from setgame.rules.sets import Flaw
-    from setgame.words.i18n import LANGUAGES, attribute_name, card_label, flaw_text, value_name
+    from setgame.words.i18n import (
+        LANGUAGES,
+        attribute_name,
+        card_label,
+        card_words,
+        flaw_text,
+        value_name,
+    )
 
     for lang in LANGUAGES:
         words = (await http.get(f"/api/words/{lang}")).json()
-        assert len(words["cards"]) == 81
+        # every card of every deck is named by the server: the browser composes no card name
+        assert len(words["cards"]) == 81 + 243 + (256 - 81)
         assert words["cards"]["2RTD"] == card_label(parse_card("2RTD"), lang)
+        for deck, code in [(DECKS["megaset"], "2RTDD"), (DECKS["4set"], "4BCH")]:
+            assert words["cards"][code] == card_words(deck.parse(code), deck, lang)
         assert len(words["flaws"]) == 4 * 3 * 2
         assert words["flaws"]["1:0:1"] == flaw_text(Flaw(1, 0, 1), lang)
         assert [a["name"] for a in words["attributes"]] == ["number", "color", "shading", "shape"]

@@ -18,6 +18,8 @@ import pytest
 
 from setgame import explain, is_set, parse_card
 from setgame.server.client import Client, Message, ServerError, create_room, table_sets
+from setgame.words.catalog import LANGUAGES
+from setgame.words.i18n import explain_text
 
 NAMES = ("Ann", "Bob", "Cid")
 
@@ -286,6 +288,9 @@ async def test_r04_wrong_call_event_explains_why_it_is_not_a_set(room: Seat) -> 
         for f in explain(*cards)
     ]
     assert event["flaws"] == expected and expected
+    # the verdict comes worded in every language (setgame.event_words): no client composes it
+    assert event["verdict"] == {lang: explain_text(explain(*cards), lang) for lang in LANGUAGES}
+    assert event["verdict"]["de"].startswith("Kein SET: ")
 
 
 async def test_r10_point_penalty_spares_a_player_with_no_sets(room: Seat) -> None:

@@ -40,7 +40,7 @@ async def test_r14_a_match_against_a_bot_to_the_end(clock: FakeClock) -> None:
         assert saw_bot_hold and saw_round_over
         totals = {p["id"]: p["total"] for p in app.view["players"]}
         assert totals["you"] > 0 and totals["bot1"] > 0
-        assert message(app).splitlines()[-1].startswith("Game over.") and "won" in message(app)
+        assert message(app).splitlines()[-1].startswith("Game over.") and "Winner" in message(app)
         assert "Round 2/2" in str(app.status_bar.content)
         await pilot.press("enter")  # a new match, same seats
         assert app.view["phase"] == "playing" and app.view["round"] == 1
@@ -115,7 +115,7 @@ async def test_r11_declaring_no_set_twice_is_refused_in_the_players_language(
         await pilot.press("n")
         assert me(app)["declared"] and "[nie ma SETa?]" in scores(app)
         await pilot.press("n")
-        assert message(app) == "Już powiedziałeś, że nie ma SETa"
+        assert message(app) == "Twój głos „nie ma SETa” już się liczy."
 
 
 async def test_r10_a_pick_after_the_window_closed_counts_as_picking_nothing(

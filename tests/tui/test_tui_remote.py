@@ -91,7 +91,7 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
             await _until(app, clock, lambda: bool(me(app)["declared"]))
             await pilot.press("n")
             await _until(app, clock, lambda: "already" in message(app))
-            assert message(app) == "You have already said there is no set"
+            assert message(app) == "You have already said there is no set."
             await pilot.press("q", "y")
         assert session.client is not None and session.client.closed is not None
     finally:
@@ -226,17 +226,17 @@ async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock:
             said = _record_what_is_said(app)
             ids = {p["name"]: p["id"] for p in app.view["players"]}
             await carol.leave()  # Carol gives up her seat holding no points: dropped
-            await _until(app, clock, lambda: "Carol left the game" in message(app))
+            await _until(app, clock, lambda: "Carol left" in message(app))
             assert "Carol" not in scores(app) and len(app.view["players"]) == 3
             await alice.leave()  # Alice gives up her seat holding a point: kept, shown gone
-            await _until(app, clock, lambda: "Alice left the game" in message(app))
+            await _until(app, clock, lambda: "Alice left" in message(app))
             assert "Alice: 1 [left]" in scores(app) and "Bob: 0 [offline]" in scores(app)
             # the server also reports the leavers' connections (before Bob's return, which
             # comes after Alice's ping): a seat that left did not lose its connection
             await alice.ping()
             bob = await bob.reconnect()
             await _until(app, clock, lambda: "Bob is back" in message(app))
-            assert said == ["Carol left the game", "Alice left the game", "Bob is back"]
+            assert said == ["Carol left", "Alice left", "Bob is back"]
             assert not any(pid in text for pid in ids.values() for text in said)
             tess = app.view["you"]
             await pilot.press("q", "y")

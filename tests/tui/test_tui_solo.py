@@ -185,7 +185,7 @@ async def test_hint_outside_practice_is_refused(clock: FakeClock) -> None:
     app = make_app(clock, "solo", deck="full", seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
-        assert message(app) == "Hints are for practice games"
+        assert message(app) == "Hints are for practice games."
         assert app.hinted == set()
 
 

@@ -43,7 +43,7 @@ def test_cards_dealt_after_a_no_set_vote_name_the_missed_set(lang: str, words: s
 
 
 @pytest.mark.parametrize(
-    ("lang", "word"), [("ru", "заблокирован"), ("pl", "zablokowany"), ("de", "gesperrt")]
+    ("lang", "word"), [("ru", "заблокирован"), ("pl", "blokad"), ("de", "gesperrt")]
 )
 def test_lockout_words_follow_decisions_and_the_room_rule(lang: str, word: str) -> None:
     mine = error_message("locked_out", "x", lang, VIEW).lower()
@@ -67,7 +67,7 @@ def test_bots_are_named_in_the_players_language() -> None:
 
 
 def test_polish_genitive_is_seta() -> None:
-    said = [tr(m, "pl") for m in ("no set?", "No set", "You have already said there is no set")]
+    said = [tr(m, "pl") for m in ("no set?", "No set", "err.already_declared")]
     assert all("SETa" in text for text in said) and not any("setu" in t.lower() for t in said)
 
 

@@ -1,22 +1,40 @@
-"""Whole games of SET with nobody erring, many at once (for statistics and R17).
+"""Whole games with nobody erring, of any variant (``setgame simulate``; R17's figures).
 
-Each game is played by the rules the issue fixes for simulation: at each step a
-uniformly random set among those on the table is taken; the three cards are
-replaced only when the table held 12 and the deck is not empty (R09); three
-cards are added when the table holds no set (R11); the game ends when the deck
-is empty and no set remains (R12).
+Each game is played by the rules fixed for simulation: at each step a uniformly random
+group among those that may be claimed is taken; cards are dealt into the places of a
+claim only while the table would otherwise fall below its size (R09); more cards are
+dealt when the table holds no group (R11); the game ends when there is none and the
+stock is empty (R12). What is counted: table states by size and whether each held a
+group, the cards left at the end, the groups taken.
 
-:func:`simulate` plays a batch of games side by side with NumPy. A table is a
-column of an ``81 x G`` presence mask; once a step the mask is packed 64 games
-to a 64-bit word, and each of the 1080 sets of the deck is tested in every game
-at once with two ANDs of packed rows. The few (set, game) hits are unpacked and
-one is drawn per game. The cost per step grows with G (and a little with how
-many sets are on the tables), so the time grows linearly with the number of
-games. :func:`simulate_plain` plays the same rules one game at a time in plain
-Python (a third-card lookup per pair): the baseline and cross-check.
+Every variant is played by :func:`simulate_variant`, one game at a time on the engine's
+own :class:`setgame.rules.table.Table` (so by the engine's rules of every flow, its
+variant's kind judging), without players or clocks:
 
-Both are deterministic from their seed, and pure: they keep no clock (the
-caller times them if it wants a speed).
+- normal (and memory, which plays like normal here: nobody forgets): the claim
+  leaves the table, and cards are dealt into its places only while the table
+  would otherwise fall below its size (R09);
+- chain: a claim after the first uses exactly ``links`` cards of the previous
+  claim (kept apart from the table); its table cards leave and are replaced as
+  R09 says; the claim becomes the previous one;
+- puzzle: found groups stay on the table; once every group of the table is
+  found the table is discarded and a new one dealt (a table whose groups are all
+  found is not counted as a table state: it is replaced at once, or ends the game);
+- shuffle: the claim leaves, the rest of the table goes back into the stock,
+  which is shuffled, and a new table is dealt.
+
+The classic game has the set kind's fast path, :func:`simulate`: a batch of games side
+by side with NumPy. A table is a column of an ``81 x G`` presence mask; once a step the
+mask is packed 64 games to a 64-bit word, and each of the 1080 sets of the deck (as the
+set kind finds them, :data:`LINES`) is tested in every game at once with two ANDs of
+packed rows. The few (set, game) hits are unpacked and one is drawn per game. The cost
+per step grows with G (and a little with how many sets are on the tables), so the time
+grows linearly with the number of games. :func:`simulate_plain` plays the same rules
+one game at a time in plain Python (a third-card lookup per pair): the baseline and
+cross-check. :func:`games_of` picks the way for a variant.
+
+All are deterministic from their seed, and pure: they keep no clock (the caller times
+them if it wants a speed).
 
 >>> stats = simulate(200, seed=1)
 >>> stats.games, sum(stats.leftover.values())
@@ -37,7 +55,10 @@ import numpy as np
 import numpy.typing as npt
 
 from setgame.rules.cards import Card, CardError, parse_deck
-from setgame.rules.sets import THIRD
+from setgame.rules.decks import STANDARD
+from setgame.rules.sets import SET, THIRD
+from setgame.rules.table import Table
+from setgame.rules.variants import CLASSIC, Variant
 
 SLOTS: Final = 21
 """The most cards a table can hold: any 21 cards contain a set (R17)."""
@@ -50,11 +71,9 @@ Mask = npt.NDArray[np.bool_]
 Words = npt.NDArray[np.uint64]
 Progress = Callable[[int], None]
 
-#: LINES[k]: the three cards of the k-th of the 1080 sets of the deck (R03).
-LINES: Final = np.array(
-    [(a, b, c) for a in range(81) for b in range(a + 1, 81) if (c := THIRD[a * 81 + b]) > b],
-    dtype=np.intp,
-)
+#: LINES[k]: the three cards of the k-th of the 1080 sets of the deck, as the set kind
+#: finds them among the whole deck (in the order of their first two cards).
+LINES: Final = np.array(SET.find(STANDARD.cards, STANDARD), dtype=np.intp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +100,7 @@ class SimulationStats:
     """Games by the number of cards left on the table at the end."""
     sets_taken: int = 0
     variant: str = "classic"
-    """The variant played (:mod:`setgame.rules.variants`;
-    :mod:`setgame.analysis.simulate_variants`)."""
+    """The variant played (:mod:`setgame.rules.variants`)."""
 
     @property
     def sets_per_game(self) -> float:
@@ -302,3 +320,88 @@ def _play_plain(
                 table[slot] = deck.pop()
         else:
             table = [card for k, card in enumerate(table) if k not in slots]
+
+
+# --- every variant, on the engine's table ------------------------------------
+
+#: Games between two calls of the progress callback.
+PROGRESS_EVERY = 100
+
+
+@dataclass
+class _Counts:
+    seen: Counter[int] = field(default_factory=Counter)
+    none: Counter[int] = field(default_factory=Counter)
+    leftover: Counter[int] = field(default_factory=Counter)
+    taken: int = 0
+    claims: list[tuple[int, ...]] | None = None  # every claim, in order, when a list
+
+
+def variant_cards(variant: Variant, deck: str = "full") -> list[int]:
+    """The cards a game of ``variant`` is dealt from: its deck, or for a variant
+    on the standard deck a deck of :func:`setgame.parse_deck` (``beginner``...)."""
+    if variant.deck is STANDARD:
+        cards = parse_deck(deck)
+    elif deck.strip().lower() == "full":
+        cards = list(variant.deck.cards)
+    else:
+        raise CardError(f"the deck {deck!r} filters the standard deck; {variant.title} has its own")
+    if len(cards) < variant.table_size:
+        raise CardError(
+            f"{variant.title} deals {variant.table_size} cards, the deck {deck!r} has {len(cards)}"
+        )
+    return cards
+
+
+def simulate_variant(
+    variant: Variant,
+    games: int,
+    seed: int,
+    deck: str = "full",
+    progress: Callable[[int], None] | None = None,
+) -> SimulationStats:
+    """Play ``games`` whole games of ``variant``, deterministically from ``seed``."""
+    check_games(games)
+    cards = variant_cards(variant, deck)
+    rng = random.Random(seed)
+    counts = _Counts()
+    for played in range(1, games + 1):
+        _play(variant, cards, rng, counts)
+        if progress is not None and (played % PROGRESS_EVERY == 0 or played == games):
+            progress(played % PROGRESS_EVERY or PROGRESS_EVERY)
+    tables = {n: TableCount(counts.seen[n], counts.none[n]) for n in sorted(counts.seen)}
+    leftover = dict(sorted(counts.leftover.items()))
+    return SimulationStats(games, deck, tables, leftover, counts.taken, variant.name)
+
+
+def _play(variant: Variant, cards: list[int], rng: random.Random, counts: _Counts) -> None:
+    table = Table(variant, variant.table_size)
+    table.deal(cards, f"simulate:{rng.getrandbits(64)}")
+    while True:
+        groups = table.groups()
+        if not groups and table.found:  # puzzle: all found, and no stock to deal anew
+            counts.leftover[len(table.cards)] += 1
+            return
+        counts.seen[len(table.cards)] += 1
+        if not groups:
+            counts.none[len(table.cards)] += 1
+            if not table.stock:
+                counts.leftover[len(table.cards)] += 1
+                return
+            table.grow()
+            continue
+        counts.taken += 1
+        group = groups[rng.randrange(len(groups))]
+        if counts.claims is not None:
+            counts.claims.append(group)
+        table.take(group)
+
+
+def games_of(
+    variant: Variant, games: int, seed: int, deck: str = "full", progress: Progress | None = None
+) -> SimulationStats:
+    """Whole games of ``variant``: the classic game by the set kind's batch loop
+    (:func:`simulate`), any other by the engine's table (:func:`simulate_variant`)."""
+    if variant is CLASSIC:
+        return simulate(games, seed, deck, progress)
+    return simulate_variant(variant, games, seed, deck, progress)

@@ -212,15 +212,13 @@ def _play_games(
     variant: Variant | None, games: int, seed: int, deck: str, progress: Any
 ) -> SimulationStats:
     """Whole games of ``variant`` (None: classic, by the fast batch loop)."""
-    if variant is None or variant.name == "classic":
-        from setgame.analysis.simulate import simulate as run
+    from setgame.analysis.simulate import games_of, variant_cards
+    from setgame.rules.variants import CLASSIC
 
-        return run(games, seed, deck, progress=progress)
-    from setgame.analysis.simulate_variants import simulate_variant, variant_cards
-
-    with bad_input():
-        variant_cards(variant, deck)
-    return simulate_variant(variant, games, seed, deck, progress=progress)
+    if variant is not None and variant is not CLASSIC:
+        with bad_input():
+            variant_cards(variant, deck)
+    return games_of(variant or CLASSIC, games, seed, deck, progress)
 
 
 @contextmanager
@@ -361,7 +359,7 @@ def _variant_odds(
     as_json: bool,
 ) -> None:
     """``odds --variant NAME`` and ``odds --every-variant``."""
-    from setgame.analysis import odds_variants
+    from setgame.analysis import odds as odds_module
     from setgame.rules.variants import VARIANTS
 
     if every and (name is not None or cards is not None):
@@ -370,19 +368,19 @@ def _variant_odds(
     games = 1000 if games is None else games
     with bad_input():
         for variant in chosen:
-            odds_variants.check_request(variant, cards, samples)
+            odds_module.check_request(variant, cards, samples)
     rows = []
     with _progress(games * len(chosen), gettext(lang(), "Simulating play")) as advance:
         for variant in chosen:
             stats = _play_games(variant, games, seed, "full", advance)
-            rows.append(odds_variants.variant_odds(variant, cards, samples, seed, stats))
+            rows.append(odds_module.variant_odds(variant, cards, samples, seed, stats))
     if as_json:
         data = [row.to_json() for row in rows]
         print(json.dumps(data if every else data[0]))
     elif every:
-        print(odds_variants.markdown_table(rows, lang()), end="")
+        print(odds_module.markdown_table(rows, lang()), end="")
     else:
-        for line in odds_variants.text_lines(rows[0], lang()):
+        for line in odds_module.text_lines(rows[0], lang()):
             out.print(line, markup=False)
 
 

@@ -16,7 +16,7 @@ not change, and each new letter differs from the others of its attribute.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
@@ -55,7 +55,6 @@ class Deck:
     name: str
     attributes: tuple[Attribute, ...]
     fixed: tuple[int, int] | None = None
-    _by_text: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         radices = {len(a.letters) for a in self.attributes}
@@ -63,8 +62,6 @@ class Deck:
             raise ValueError(f"every attribute of {self.name!r} needs as many values")
         if any(len(set(a.letters)) != len(a.letters) for a in self.attributes):
             raise ValueError(f"two values of one attribute of {self.name!r} share a letter")
-        for card in self.cards:
-            self._by_text[self.name_of(card)] = card
 
     @property
     def radix(self) -> int:
@@ -89,6 +86,12 @@ class Deck:
     @cached_property
     def card_set(self) -> frozenset[int]:
         return frozenset(self.cards)
+
+    @cached_property
+    def _by_text(self) -> dict[str, int]:
+        """Each card by its notation, made on the first :meth:`parse` (so that making the
+        decks costs nothing at import)."""
+        return {self.name_of(card): card for card in self.cards}
 
     def __len__(self) -> int:
         return len(self.cards)

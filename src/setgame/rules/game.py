@@ -32,7 +32,7 @@ This project's own rules, beside the rulebooks': the fair-call cooldown
 players (:mod:`setgame.rules.seating`), and the ``missed`` set named when three cards
 are dealt while a set lay on the table.
 
-Variants (issue 10, ``docs/variants.md``): ``Settings.variant`` names one of
+Variants (``docs/variants.md``): ``Settings.variant`` names one of
 :mod:`setgame.rules.variants`; its kind judges claims (3, 4 or 6 cards, ``_judge``) and
 explains wrong ones (:mod:`setgame.rules.claims`), and its flow of play lives in
 :mod:`setgame.rules.table`, which holds the cards. This module keeps players, phases and

@@ -8,8 +8,8 @@ versions: a day's puzzle must stay the same for ever), and tables are drawn
 until one holds exactly the wanted number of sets (for 12 cards and 6 sets,
 about one draw in 44 does: measured over 200,000 random tables).
 
-The seed of a day is a MAC of the date under a server's key (:func:`daily_seed`,
-issue 20): without the key nobody can compute a day's cards before the server deals
+The seed of a day is a MAC of the date under a server's key (:func:`daily_seed`):
+without the key nobody can compute a day's cards before the server deals
 them, so a future day cannot be solved in advance. The seed is the game's (the engine
 deals the day's table from its own seed), stored with the game and never sent to a
 client. Seed 0 (:data:`PUBLIC_SEED`) is the public table of the day, keyed by the date

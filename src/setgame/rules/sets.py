@@ -35,24 +35,33 @@ from setgame.rules.kind import Group, Kind
 Triple = tuple[Card, Card, Card]
 
 
-def _third(a: int, b: int, width: int = 4) -> int:
-    """R03 on each of ``width`` attributes: the value that makes the three all same or all
-    different is -(x + y) mod 3 (cards as base-3 digits, the first attribute highest)."""
-    card, weight = 0, 1
-    for _ in range(width):
-        card += (-(a // weight % 3) - (b // weight % 3)) % 3 * weight
-        weight *= 3
-    return card
-
-
 @cache
 def third_table(width: int) -> bytes:
     """``third_table(w)[a * 3**w + b]`` completes a and b to a set, on a three-valued deck
-    of ``w`` attributes (at most 5, so that a card fits in a byte; a == b gives a)."""
+    of ``w`` attributes (at most 5, so that a card fits in a byte; a == b gives a).
+
+    R03 attribute by attribute: the value that makes three all same or all different is
+    -(x + y) mod 3. The first attribute (the highest base-3 digit) is settled so, and the
+    others are the table of one attribute fewer: each row of it is copied with the first
+    attribute's part added by one C-level ``bytes.translate`` (the table is made at import).
+    """
     if not 1 <= width <= 5:
         raise ValueError(f"three-valued decks have 1 to 5 attributes, not {width!r}")
-    space = 3**width
-    return bytes(_third(a, b, width) for a in range(space) for b in range(space))
+    if width == 1:
+        return bytes(-(x + y) % 3 for x in range(3) for y in range(3))
+    rest, span = third_table(width - 1), 3 ** (width - 1)
+    plus = [bytes((byte + value * span) % 256 for byte in range(256)) for value in range(3)]
+    rows = []
+    for a in range(3 * span):
+        first_a, rest_a = divmod(a, span)
+        row = rest[rest_a * span : (rest_a + 1) * span]
+        rows += [row.translate(plus[-(first_a + first_b) % 3]) for first_b in range(3)]
+    return b"".join(rows)
+
+
+def _third(a: int, b: int, width: int = 4) -> int:
+    """The card completing ``a`` and ``b`` on a deck of ``width`` attributes."""
+    return third_table(width)[a * int(3**width) + b]
 
 
 #: THIRD[a * 81 + b] is the card that makes a set with a and b on the standard deck.

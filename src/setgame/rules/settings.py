@@ -2,7 +2,7 @@
 
 Each setting is checked when the settings are made, so a :class:`Settings` is always valid;
 a bad value is a :class:`~setgame.rules.errors.GameError` ``bad_setting`` quoting it. The variant
-settings (issue 10, ``docs/variants.md``): ``variant`` (stored by its canonical name),
+settings (``docs/variants.md``): ``variant`` (stored by its canonical name),
 ``table`` (cards dealt, 0 for the variant's size) and ``day`` (the daily puzzle).
 """
 
@@ -28,10 +28,10 @@ RULES_VERSION: Final = 2
 """The rules the engine plays now. A game is played, stored and replayed under one version
 (``Game(rules=...)``), so a rule changed later never changes a game already played:
 
-1. up to issue 19: a leaving seat dropped its lockout and fair-call wait (and was dropped
+1. the first rules: a leaving seat dropped its lockout and fair-call wait (and was dropped
    when it held no points); a solo game was won when each more-cards penalty was cancelled
    by its own set found among the last 12 cards;
-2. issue 19: a leaving seat keeps its lockout and wait for its return (R10); one set found
+2. a leaving seat keeps its lockout and wait for its return (R10); one set found
    among the last 12 cards cancels the solo penalty, however many were taken (R15).
 """
 RULES_VERSIONS: Final = (1, 2)
@@ -101,7 +101,7 @@ _SETTING_NAMES: Final = tuple(f.name for f in fields(Settings))
 
 
 def _check_variant(settings: Settings) -> None:
-    """The variant settings (issue 10): a known variant (stored by its canonical name), a
+    """The variant settings: a known variant (stored by its canonical name), a
     table size it offers, a daily puzzle day only for the puzzle, and a deck filter only on
     the standard deck."""
     try:

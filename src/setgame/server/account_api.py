@@ -140,7 +140,7 @@ def middleware(limits: Limits) -> list[Middleware]:
 def open_accounts(app: Any, storage: Storage) -> None:
     """At start, once the database is open: the session secret and the accounts."""
     app.state.session_secret = session_secret(storage)
-    app.state.accounts = Accounts(storage)
+    app.state.accounts = Accounts(storage, app.state.words)
     app.state.signins = Guard(app.state.limits)
 
 

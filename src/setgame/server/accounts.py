@@ -39,6 +39,7 @@ from setgame.server.chat_tables import chat_lines
 from setgame.server.moderation_tables import roles
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
+from setgame.server.wordfilter import WordFilter, default_filter
 
 ANONYMOUS: Final = "Deleted player"
 """The name a deleted account's seats carry in the games that stay."""
@@ -104,13 +105,18 @@ def check_password(password: str) -> None:
         raise NameRefused("weak_password", f"a password has at most {MAX_PASSWORD} characters")
 
 
-def guest_name(name: object) -> str:
+def guest_name(name: object, words: WordFilter | None = None) -> str:
     """The name stripped, or :class:`NameRefused` when no person may sit under it: not a
-    name, or one like a computer player's (``bot_name``)."""
+    name, one like a computer player's (``bot_name``), or one that holds a word of the
+    server's word filter (``name_word``, ``wordfilter.py``; the shipped lists by default)."""
     text = check_name(name)
     if bot_like(text):
         raise NameRefused(
             "bot_name", f"{text!r} looks like a computer player's name: choose another"
+        )
+    if (default_filter() if words is None else words).in_name(text):
+        raise NameRefused(
+            "name_word", f"a name may not hold a word of this site's word filter: {text!r}"
         )
     return text
 
@@ -118,13 +124,20 @@ def guest_name(name: object) -> str:
 class Accounts:
     """The accounts of one server's database."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, words: WordFilter | None = None) -> None:
         self.storage = storage
+        self.words = default_filter() if words is None else words
 
     async def _one(self, query: sa.Select[Any]) -> Account | None:
         async with self.storage.reading() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else Account(*row)
+
+    async def finished_games(self, account: str) -> int:
+        """The finished multiplayer games the account was signed in for (``players.py``)."""
+        query = sa.select(sa.func.count()).where(player_games.c.account == account)
+        async with self.storage.reading() as conn:
+            return int((await conn.execute(query)).scalar_one())
 
     async def by_id(self, account: str) -> Account | None:
         return await self._one(accounts.select().where(accounts.c.id == account))
@@ -136,7 +149,7 @@ class Accounts:
     async def claim(self, name: object, password: str) -> Account:
         """A new account; :class:`NameRefused` for a name taken (or like one), a bot's, or a
         short password."""
-        text = guest_name(name)
+        text = guest_name(name, self.words)
         check_password(password)
         taken = await self.by_name(text)
         if taken is not None:
@@ -206,7 +219,7 @@ async def seat_name(
     its name; any other name is a guest's, refused when it is claimed (``name_claimed``) or
     looks like a computer player's (``bot_name``). A room set ``rated`` seats signed-in
     players only (``rated_room``)."""
-    text = guest_name(name)
+    text = guest_name(name, store.words)
     if signed_in is not None and name_key(text) == signed_in.key:
         return signed_in.name, signed_in.id
     if rated:

@@ -28,13 +28,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
+from setgame.rules.decks import DECKS
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, keys, memory, moderation_api
+from setgame.server import account_api, keys, memory, moderation_api, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
-from setgame.server.chat import stored_lines
+from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.edge import (
     BodyError,
     client_host,
@@ -49,6 +50,7 @@ from setgame.server.rooms import stored_game
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
 from setgame.words import catalog, i18n
+from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +354,7 @@ async def replay(request: Request) -> Response:
         log.error("replay of %s: %s", game_id, exc)
         return _error(500, "storage_error", f"game {game_id!r} cannot be read from the database")
     for action in stored:
-        events = game.apply(game.parse_action(action.action))
+        events = annotate(game.apply(game.parse_action(action.action)), game.variant)
         steps.append(
             {
                 "version": action.version,
@@ -394,9 +396,15 @@ def _messages_json(lang: str) -> bytes:
     return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
 
 
+@functools.cache
 def words_of(lang: str) -> dict[str, Any]:
-    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.words.i18n``)."""
+    """Card names and flaw texts in ``lang``, for the browser (from ``setgame.words.i18n``): the
+    name of every card of every deck, so that the browser composes none (built once per
+    process and language)."""
     cards = {card_name(c): i18n.card_label(c, lang) for c in CARDS}
+    for deck in (DECKS["megaset"], DECKS["4set"]):
+        for card in range(deck.space):
+            cards.setdefault(deck.name_of(card), i18n.card_words(card, deck, lang))
     flaws = {
         f"{attr}:{common}:{odd}": i18n.flaw_text(Flaw(attr, common, odd), lang)
         for attr in range(4)
@@ -524,6 +532,8 @@ def build(
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
+    app.state.words = wordfilter.load(limits.words_file, limits.word_filter)
+    app.state.chat_bounds = ChatBounds(limits, app.state.words)
     app.state.storage = storage
     app.state.web = web
     app.state.bind_host = bind_host

@@ -5,7 +5,7 @@ out, through the same room actions a person's messages use (so the room checks
 and orders them like anyone's). A bot re-plans whenever what it sees changes and
 waits while someone else holds the board.
 
-A bot sees what a person in its seat sees (issue 10): the table as it lies (in
+A bot sees what a person in its seat sees: the table as it lies (in
 Memory, ``None`` for a face-down card), the previous claim of a chain, the groups
 a puzzle has found, and in Memory the cards it saw turned up earlier, by position
 (:class:`Sightings`, read from the room's public events).

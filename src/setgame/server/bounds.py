@@ -1,4 +1,4 @@
-"""Bounds on joining one room from one client address (issue 7 item 4).
+"""Bounds on joining one room from one client address.
 
 A family on one home network shares one address, so the bounds are per address and per
 room, and generous enough for a family: ``seats_per_client`` seats held at once (of the

@@ -1,4 +1,4 @@
-"""The server's secret for fair play (issue 20): the daily puzzle's cards and the keyed hashes
+"""The server's secret for fair play: the daily puzzle's cards and the keyed hashes
 of addresses depend on it, so nobody can compute a future day's puzzle from the source, and
 the rating rules can tell two seats from one address apart without storing the address.
 

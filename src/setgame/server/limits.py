@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
+from setgame.server.wordfilter import WordsError, host_lines
+
 ENV_PREFIX = "SETGAME_"
 
 
@@ -207,6 +209,49 @@ class Limits:
         metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
     )
 
+    # -- chat (chat.py) ------------------------------------------------------------------------
+
+    chat_client_per_minute: float = field(
+        default=60.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one client address may "
+                  "send a minute, from all its sockets in every room..."},
+    )
+    chat_client_burst: int = field(
+        default=20,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
+                  "chat_too_fast (each socket also has its own 5, then one every 2 s)"},
+    )
+    chat_room_per_minute: float = field(
+        default=120.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one room's spectators "
+                  "may send a minute, all together (seated players are not counted)..."},
+    )
+    chat_room_burst: int = field(
+        default=30,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
+                  "chat_too_fast"},
+    )
+    chat_min_games: int = field(
+        default=0,
+        metadata={"min": 0, "max": 1000, "doc": "finished games a signed-in player needs "
+                  "before chatting in a public room; while above 0, guests may not chat in "
+                  "public rooms (chat_newcomer); 0: everyone may"},
+    )
+    word_filter: bool = field(
+        default=True,
+        metadata={"doc": "refuse names and mask chat words of the word lists (docs/deploy.md)"},
+    )
+    words_file: str = field(
+        default="",
+        metadata={"check": "words", "doc": "a file of words to add to the word filter, or to "
+                  "take out of it, or to replace its lists with (docs/deploy.md)"},
+    )
+    chat_client_lines: int = field(
+        default=500,
+        metadata={"min": 1, "max": 5000, "doc": "lines one client address may say in one "
+                  "game's chat (which holds 5,000); beyond them chat_share"},
+    )
+
     # -- fair play: which games move ratings (players.py, docs/rules.md "Ratings") ---------
 
     rated_min_seconds: float = field(
@@ -277,6 +322,11 @@ def _parse(key: str, raw: str, default: Any, meta: Mapping[str, Any]) -> Any:
         raise LimitError(f"{key} must be a finite number, not {raw!r}")
     if meta.get("check") == "networks":
         networks(raw, key)
+    if meta.get("check") == "words" and value:
+        try:
+            host_lines(str(value))
+        except WordsError as exc:
+            raise LimitError(str(exc)) from None
     low, high = meta.get("min"), meta.get("max")
     if (low is not None and value < low) or (high is not None and value > high):
         raise LimitError(f"{key} must be between {low} and {high}, not {raw!r}")

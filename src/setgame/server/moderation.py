@@ -1,4 +1,4 @@
-"""Moderation: roles, bans and mutes, and what they refuse (issue 20).
+"""Moderation: roles, bans and mutes, and what they refuse.
 
 A host grants roles with ``setgame admin`` (``moderator``, ``admin``: an admin may do all a
 moderator may, and ban a moderator). A ban keeps an account or an address (a network in CIDR

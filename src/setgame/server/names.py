@@ -1,13 +1,28 @@
-"""Player names: when two names look alike, and which names only computer players may wear.
+"""Player names: which characters a name may hold, when two names look alike, and which
+names only computer players may wear.
 
 This project's own rule (not in the rulebooks): a claimed name belongs to its account, and no
 one else may sit under it or under a name that looks like it; no person may sit under a name
 that looks like a computer player's ("Bot", "B0t 2", "Воt"). Two names look alike when their
-:func:`name_key` is the same: NFKC, accents dropped, a fold of the common Latin, Cyrillic and
-Greek lookalikes and of digits that pass for letters (0/O, 1/l/I, 5/S...), case folded, and
+:func:`name_key` is the same: the Unicode TR39 confusable skeleton (the ``disarm`` library,
+Unicode 17.0 data: Cyrillic, Greek, Armenian, Cherokee, Lisu, small capitals, ``ɑ ɡ ɩ``...
+fold to the Latin letter they pass for), then this project's coarser fold (accents dropped,
+digits that pass for letters such as 0/O, 1/l/I, 5/S, ``rn`` for ``m``), case folded, and
 spaces, punctuation and invisible characters removed. The fold is deliberately coarse (``i``,
 ``l`` and ``1`` are one letter to it): a name refused by mistake costs a guest a moment, a
 lookalike let through lets someone pass for another player.
+
+What a name may hold (:func:`check_name`): no character that draws nothing (Unicode's
+default-ignorable code points, such as the Hangul fillers U+3164, U+115F, U+1160, U+FFA0,
+zero-width characters, tag characters, variation selectors; controls, format characters,
+bidirectional controls, line separators, unassigned and private-use code points), at most
+:data:`MAX_MARKS` combining marks on one letter, and letters of one writing system (Latin,
+Cyrillic, Greek...; digits, spaces and punctuation go with any; Japanese, Chinese and Korean
+count as one system each, as TR39 says). "Anna_1990", "Łukasz", "Jörg", "Саша-99" pass;
+"Аnna" with a Cyrillic А does not.
+
+The keys are stored (``accounts.key``): a change to :func:`name_key` (or a ``disarm`` release
+with a new ``KEY_SCHEMA_VERSION``) needs a migration that recomputes them, as ``0011`` did.
 """
 
 from __future__ import annotations
@@ -16,6 +31,8 @@ import functools
 import re
 import unicodedata
 from typing import Final
+
+import disarm
 
 MAX_NAME: Final = 24
 """The longest name, in characters (the engine's ``MAX_NAME``)."""
@@ -39,13 +56,35 @@ _FOLD: Final = str.maketrans(
         "8": "b", "2": "z", "$": "s", "@": "a", "ß": "ss",
     }
 )
+MAX_KEY: Final = 96
+"""The longest key (``accounts.key`` holds 128 characters)."""
+KEY_SCHEMA: Final = 10
+"""The ``disarm.KEY_SCHEMA_VERSION`` the stored keys were made with (a test compares)."""
+MAX_MARKS: Final = 2
+"""Combining marks one letter may carry in a name (after NFC): Vietnamese needs two."""
+_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, 17.0): characters
+a font draws as nothing. The standard library has no such property; this list has not changed
+since Unicode 6.0 apart from U+061C (6.3), U+180F (14.0)."""
+_BLANKS: Final = frozenset("\u2800\u3000")
+"""Characters that are not default-ignorable but draw nothing: the braille blank, the
+ideographic space (a name's spaces are plain ones)."""
+_HIDDEN: Final = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+"""Controls, format characters, surrogates, private use, unassigned, line and paragraph
+separators: nothing a name (or a chat line, ``chat.py``) needs."""
 _PAIRS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 """Two letters drawn like one (after the fold, so ``r`` + Cyrillic ``п`` counts too)."""
 _DROP: Final = frozenset("ZPSCM")
 """Unicode categories removed from a key: separators, punctuation, symbols, controls and
 invisible format characters, combining marks (after NFD, the accents)."""
 BOT_WORDS: Final = ("Bot", "Бот")
-"""What computer players are called, in every language of the clients ("Bot {n}" in the
+"""What computer players are called, in every language of the clients ("bot.name" in the
 catalog: "Бот {n}" in Russian, "Bot {n}" in the others)."""
 
 
@@ -54,10 +93,13 @@ def name_key(name: str) -> str:
 
     >>> name_key("Ann") == name_key("АNN") == name_key("a n n") == name_key("Ánn")
     True
+    >>> name_key("ꓮnnɑ") == name_key("ᴀɴɴᴀ") == name_key("Anna")
+    True
     >>> name_key("B0B"), name_key("Bill"), name_key("corn")
     ('bob', 'blll', 'com')
     """
-    text = unicodedata.normalize("NFKC", name).translate(_FOLD)
+    text = disarm.skeleton_key(name, digit_policy="tr39")
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
     text = unicodedata.normalize("NFD", text.casefold().translate(_FOLD))
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] not in _DROP)
     for pair, single in _PAIRS:
@@ -83,18 +125,76 @@ def _bot_pattern() -> re.Pattern[str]:
 
 
 def check_name(name: object) -> str:
-    """The name stripped, or :class:`NameRefused` (``bad_name``) for one the engine refuses:
-    not text, empty, longer than :data:`MAX_NAME`, or with control characters."""
+    """The name stripped, or :class:`NameRefused` quoting it: ``bad_name`` when not text,
+    empty, longer than :data:`MAX_NAME` or with nothing but punctuation; ``name_invisible``
+    with a character that draws nothing (:func:`hidden`); ``name_marks`` with more than
+    :data:`MAX_MARKS` combining marks on a letter; ``name_mixed`` with letters of two
+    writing systems."""
     if not isinstance(name, str):
         raise NameRefused("bad_name", f"a name is text, not {name!r}")
     text = name.strip()
     if not text or len(text) > MAX_NAME:
         raise NameRefused("bad_name", f"a name is 1-{MAX_NAME} characters, not {name!r}")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
-        raise NameRefused("bad_name", f"a name has no control characters: {name!r}")
-    if not name_key(text):
+    bad = invisible(text) + [
+        ch for ch in text if ch.isspace() and ch != " "
+    ]
+    if bad:
+        raise NameRefused(
+            "name_invisible", f"a name may not hold invisible characters ({codes(bad)}): {name!r}"
+        )
+    if stacked(text) > MAX_MARKS:
+        raise NameRefused(
+            "name_marks",
+            f"a name has at most {MAX_MARKS} accents on one letter, not {stacked(text)}: {name!r}",
+        )
+    if disarm.is_mixed_script(text):
+        scripts = " and ".join(s.name.title() for s in disarm.detect_scripts(text))
+        raise NameRefused(
+            "name_mixed", f"a name is written in one alphabet, not {scripts}: {name!r}"
+        )
+    key = name_key(text)
+    if not key:
         raise NameRefused("bad_name", f"a name needs a letter or a digit: {name!r}")
+    if len(key) > MAX_KEY:  # NFKC writes one character out as up to 18 (U+FDFA)
+        raise NameRefused("bad_name", f"a name is too long once written out: {name!r}")
     return text
+
+
+def invisible(text: str) -> list[str]:
+    """The characters of ``text`` that draw nothing (:func:`hidden`)."""
+    return [ch for before, ch in zip(" " + text, text, strict=False) if hidden(ch, before)]
+
+
+def hidden(ch: str, before: str = "") -> bool:
+    """Whether ``ch`` draws nothing (or controls how others draw): see the module's notes.
+    A variation selector right after a symbol or a keycap's digit (``before``) chooses how an
+    emoji is drawn ("❤️" is U+2764 U+FE0F, "1️⃣" is 1 U+FE0F U+20E3), so it is let through
+    there."""
+    code = ord(ch)
+    if 0xFE00 <= code <= 0xFE0F and before and _emoji_base(before):
+        return False
+    if ch in _BLANKS or unicodedata.category(ch) in _HIDDEN:
+        return True
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def _emoji_base(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("S") or ch in "0123456789#*"
+
+
+def stacked(text: str) -> int:
+    """The most combining marks on one character of ``text`` (after NFC: a precomposed
+    letter such as "é" carries none)."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFC", text):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
+def codes(chars: list[str]) -> str:
+    """The code points of ``chars``, as an error names them: ``U+200B, U+3164``."""
+    return ", ".join(sorted({f"U+{ord(c):04X}" for c in chars}))
 
 
 class NameRefused(ValueError):

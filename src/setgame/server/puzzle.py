@@ -1,5 +1,5 @@
-"""``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone (issue 10), and the
-daily puzzle's clock (issue 20).
+"""``GET /api/puzzle/daily``: the day's 12 cards, the same for everyone, and the daily
+puzzle's clock.
 
 The table is :func:`setgame.rules.puzzle.daily_puzzle` of the date and the day's seed under the
 server's key (:func:`setgame.rules.puzzle.daily_seed`, ``keys.py``): nobody can compute a day's

@@ -32,6 +32,7 @@ from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
 from setgame.server.storage import ActionRow, GameRow, RoomRecord, SeatRow, Storage
+from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,7 @@ class Room:
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
         self.away_grace = AWAY_GRACE
+        self.chat_share = 500  # lines one address may say in a game (``chat_client_lines``)
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
         self.watchers_elsewhere = 0  # a cluster's other processes' (cluster/quota.py)
@@ -465,6 +467,8 @@ class Room:
         return True
 
     def _remember(self, version: int, events: list[dict[str, Any]]) -> None:
+        # a wrong call carries its verdict in every language: clients show it, not compose it
+        annotate(events, self.game.variant)
         self.recent.append((version, events))
         kinds = {event["type"] for event in events}
         if kinds & _TABLE_EVENTS:

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from setgame.rules.game import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
-from setgame.server.chat import chat_of
+from setgame.server.chat import ChatBounds, chat_of
 from setgame.server.edge import BITES, client_host
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
@@ -318,7 +318,7 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             raise GameError("hello_first", f"send 'hello' before {_tag(message)!r}")
         case p.Say(text=text):
             await _bans(conn).check(_account_of(room, conn), conn.host, chat=True)
-            await chat_of(room).say(conn, text)
+            await _say(room, conn, text)
         case p.Join(name=name):
             await _join(room, conn, name)
         case p.Hint():
@@ -329,6 +329,16 @@ async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage)
             await room.new_game(requested_by=_seat(conn))
         case _:
             await _play(room, _seat(conn), message)
+
+
+async def _say(room: Room, conn: SocketConnection, text: str) -> None:
+    """A chat line: the server's bounds (rates, words, newcomers in public rooms), then the
+    room's chat (``chat.py``)."""
+    state = conn.ws.app.state
+    bounds: ChatBounds = state.chat_bounds
+    if bounds.limits.chat_min_games > 0 and room.settings.public:
+        await bounds.admit(room, conn, await signed_in(conn.ws), state.accounts)
+    await chat_of(room).say(conn, text, bounds, conn.host)
 
 
 async def _join(room: Room, conn: SocketConnection, name: str) -> None:

@@ -312,7 +312,7 @@ class SetApp(App[None]):
     async def action_hint(self) -> None:
         """Practice: show one more card of a set on the table."""
         if self.view.get("mode") != "practice":
-            self.say(tr("Hints are for practice games", self.lang), warning=True)
+            self.say(tr("err.no_hints", self.lang), warning=True)
             return
         if variant_of(self.view).flow.face_down:
             self.say(tr("No hints in Memory: the cards lie face down", self.lang), warning=True)

@@ -6,7 +6,7 @@ figure of its glyph (3 or 5 lines high) so the symbols grow with the terminal.
 Every card of one size puts its symbols on the same lines: the space for the
 name is the most lines any card's name takes at that width, in that language.
 
-The variants' decks (issue 10) are drawn the same way, never by color alone:
+The variants' decks are drawn the same way, never by color alone:
 4Set's fourth values are a fourth symbol (number 4), blue (and the letter B of
 the notation), a checkered glyph (❖ ⊕ § ❣) and a heart (♥ ❥ ♡ ❣ by shading);
 MegaSet's border frames the symbols with single, double or dotted bars
@@ -23,7 +23,7 @@ from typing import Final
 from rich.text import Text
 
 from setgame.rules.decks import DECKS, STANDARD, Deck
-from setgame.tui.deckwords import card_words
+from setgame.words.i18n import card_words
 
 #: GLYPHS[shape][shading]: shapes diamond, oval, squiggle; shadings solid, striped, open.
 GLYPHS: Final = (("◆", "◈", "◇"), ("●", "◉", "○"), ("≋", "≈", "∿"))

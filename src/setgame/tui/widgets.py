@@ -17,7 +17,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from setgame.rules.decks import STANDARD, Deck
-from setgame.tui.deckwords import card_words
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
     MODE_NAMES,
@@ -31,6 +30,7 @@ from setgame.tui.strings import (
     tr,
 )
 from setgame.words.catalog import ngettext, pgettext
+from setgame.words.i18n import card_words
 
 #: The key of each table position, in table order: digits, then letters that
 #: leave Space, h, n, q, y and the previous set's keys to the commands.

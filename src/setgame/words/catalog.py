@@ -223,7 +223,12 @@ def web_messages(lang: str) -> dict[str, object]:
 
 def plural_categories(lang: str) -> dict[str, int]:
     """Each CLDR plural category of ``lang`` -> the index of its gettext plural form,
-    found by asking both rules about the counts 0 to 199."""
+    found by asking both rules about the counts 0 to 199 (gettext's rule knows whole
+    numbers only; a fraction is CLDR's "other").
+
+    >>> sorted(plural_categories("ru").items())
+    [('few', 1), ('many', 2), ('one', 0), ('other', 1)]
+    """
     from babel import Locale
 
     rule = Locale.parse(check_language(lang)).plural_form
@@ -233,5 +238,8 @@ def plural_categories(lang: str) -> dict[str, int]:
         category, index = rule(n), pick(n)
         if mapping.setdefault(category, index) != index:
             raise ValueError(f"{lang}: CLDR {category!r} spans two gettext forms (n={n})")
-    mapping.setdefault("other", max(mapping.values()))
+    # Where "other" never meets a whole number (Russian, Polish) it is the fractions' form:
+    # "1,5 карты", "1,5 karty" take the genitive singular, which is the form of 2-4 ("few"),
+    # not the form of 5 ("many").
+    mapping.setdefault("other", mapping.get("few", max(mapping.values())))
     return mapping

@@ -1,4 +1,4 @@
-"""Words for the variants (issue 10): their flaws, attributes, values and descriptions.
+"""Words for the variants: their flaws, attributes, values and descriptions.
 
 The engine's typed flaws (``wrong_call.flaws``: ``set``, ``pairing``, ``count``, ``link``;
 see ``docs/variants.md``) are worded from *web keys* of the one gettext catalog, the same

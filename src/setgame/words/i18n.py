@@ -23,7 +23,7 @@ with its number (ru, pl, it, de) stays code here, built on the catalog's words:
 - ``de``: ``004``: rot/grün/lila, ausgefüllt/schattiert/umrandet,
   Raute/Oval/Schnörkel.
 
-The variants (issue 10) add the MegaSet border («рамка», «ramka», «bordo», «Rand») and
+The variants add the MegaSet border («рамка», «ramka», «bordo», «Rand») and
 the 4Set decks' fourth values (blue, checkered, heart); their flaws (set, pairing,
 count, link) are worded from the web keys of :mod:`setgame.words.flaw_words`, so that the
 browser says the same sentences (``docs/i18n.md``).
@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from setgame.rules import sets
-from setgame.rules.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name
+from setgame.rules.cards import ATTRIBUTES, VALUE_NAMES, Card, attributes, card_name, parse_card
 from setgame.words import flaw_words
 from setgame.words.catalog import (
     DEFAULT_LANGUAGE,
@@ -87,22 +87,16 @@ def _check_value(value: int) -> int:
 
 # --- names of attributes and values (from the catalog) ------------------------------
 
-#: Attribute names, in attribute order; each rulebook's word is in its catalog
-#: (ru 000, pl 001, it 003, de 004).
-_ATTRIBUTE_NAMES: Final = (N_("number"), N_("color"), N_("shading"), N_("shape"))
+# Attribute and value names are the catalog's ``attr.<attribute>`` and
+# ``value.<attribute>.<value>`` messages (flaw_words' keys, the browser's too): one message
+# per word. Values are in their dictionary form (numeral, masculine singular adjective,
+# shape in the singular); the card names below decline them in code.
+assert all(
+    flaw_words.VALUES[name][:3] == values
+    for name, values in zip(flaw_words.ATTRIBUTES, VALUE_NAMES, strict=False)
+), "the catalog's value keys are named by the cards' English names"
 
 _Words = tuple[str, str, str]
-
-#: Value names in their dictionary form (numeral, masculine singular adjective,
-#: shape in the singular), per attribute, in value order; the catalog translates
-#: them, and the card names below decline them in code.
-_VALUE_NAMES: Final[tuple[_Words, _Words, _Words, _Words]] = (
-    (N_("one"), N_("two"), N_("three")),
-    (N_("red"), N_("green"), N_("purple")),
-    (N_("solid"), N_("striped"), N_("open")),
-    (N_("diamond"), N_("oval"), N_("squiggle")),
-)
-assert _VALUE_NAMES == VALUE_NAMES, "the catalog's value ids are the cards' English names"
 
 #: Russian adjectives: masculine and feminine singular, nominative and genitive plural.
 _RU_ADJECTIVES: Final[Mapping[str, tuple[str, str, str, str]]] = {
@@ -174,12 +168,9 @@ def attribute_name(attr: int, lang: str = "en", deck: Deck | None = None) -> str
     'ramka'
     """
     if deck is None:
-        return gettext(lang, _ATTRIBUTE_NAMES[_check_attribute(attr)])
+        return flaw_words.attribute_word(_check_attribute(attr), check_language(lang))
     attr = _check_index(attr, deck.width, "attribute")
-    check_language(lang)
-    if attr < 4:
-        return gettext(lang, _ATTRIBUTE_NAMES[attr])
-    return flaw_words.attribute_word(attr, lang)
+    return flaw_words.attribute_word(attr, check_language(lang))
 
 
 def value_name(attr: int, value: int, lang: str = "en", deck: Deck | None = None) -> str:
@@ -195,13 +186,11 @@ def value_name(attr: int, value: int, lang: str = "en", deck: Deck | None = None
     ('blu', 'Herz')
     """
     if deck is None:
-        return gettext(lang, _VALUE_NAMES[_check_attribute(attr)][_check_value(value)])
-    attr = _check_index(attr, deck.width, "attribute")
-    value = _check_index(value, deck.radix, "attribute value")
-    check_language(lang)
-    if attr < 4 and value < 3:
-        return gettext(lang, _VALUE_NAMES[attr][value])
-    return flaw_words.value_word(attr, value, lang)
+        attr, value = _check_attribute(attr), _check_value(value)
+    else:
+        attr = _check_index(attr, deck.width, "attribute")
+        value = _check_index(value, deck.radix, "attribute value")
+    return flaw_words.value_word(attr, value, check_language(lang))
 
 
 def _check_index(index: int, size: int, what: str) -> int:
@@ -283,6 +272,34 @@ def card_label(card: Card, lang: str = "en") -> str:
     return _LABELS[lang](*attributes(card))
 
 
+_WITH_BORDER: Final = N_("{card}, {border} border")
+
+
+def card_words(card: int, deck: Deck, lang: str = "en") -> str:
+    """A card of any ``deck`` in words: the standard deck's declined name (:func:`card_label`),
+    a MegaSet card's with its border, a 4Set card with a fourth value as its four values in
+    their dictionary forms (those values have no declined forms in the catalog, so no word
+    needs declining). The server serves these names to the browser (``/api/words``).
+
+    >>> from setgame.rules.decks import DECKS
+    >>> card_words(DECKS["megaset"].parse("2RTDD"), DECKS["megaset"], "it")
+    'due diamanti rossi brizzolati, bordo doppio'
+    >>> card_words(DECKS["4set"].parse("4BCH"), DECKS["4set"], "de")
+    'vier, blau, kariert, Herz'
+    >>> card_words(DECKS["4set"].parse("1RSD"), DECKS["4set"], "en")
+    'one red solid diamond'
+    """
+    values = deck.values(card)
+    if deck.radix == 4 and max(values) < 3:  # a standard card in a 4Set deck: its own name
+        return card_label(parse_card(deck.name_of(card)), lang)
+    if deck.radix == 4:
+        return ", ".join(value_name(a, v, lang, deck) for a, v in enumerate(values))
+    if deck.width == 5:
+        border = value_name(4, values[4], lang, deck)
+        return gettext(lang, _WITH_BORDER, card=card_label(card // 3, lang), border=border)
+    return card_label(card, lang)
+
+
 # --- why three cards are no set (R04) ----------------------------------------------
 
 
@@ -359,13 +376,9 @@ sets.word_flaws_with(flaw_text)  # Flaw.text and str(flaw) speak through this mo
 
 # --- whole verdicts and game messages ------------------------------------------------
 
-_IS_SET: Final = N_("That is a set.")
-_NOT_A_SET: Final = N_("Not a set: {flaws}.")
-
-
 def is_set_text(lang: str = "en") -> str:
     """The verdict on three cards that form a set: "That is a set."."""
-    return gettext(lang, _IS_SET)
+    return flaw_words.verdict("set", [], check_language(lang))
 
 
 def explain_text(
@@ -386,8 +399,6 @@ def explain_text(
     flaws = list(flaws)
     texts = [flaw_text(flaw, lang, deck) for flaw in flaws]
     linked = any(_flaw_type(flaw) != "link" for flaw in flaws)
-    if kind == "set" and (linked or not texts):  # the classic words, as before
-        return gettext(lang, _NOT_A_SET, flaws="; ".join(texts)) if texts else is_set_text(lang)
     try:
         return flaw_words.verdict(kind, texts, lang, linked=linked)
     except flaw_words.FlawError as error:

@@ -1,4 +1,4 @@
-"""Many server processes, one owner per room (issue 12, ``docs/cluster.md``).
+"""Many server processes, one owner per room (``docs/cluster.md``).
 
 ``setgame serve --redis redis://host:port/0`` turns this on: rooms are leased in Redis
 (:mod:`.lease`), each write of an owner is fenced by a token in the database

@@ -254,10 +254,12 @@ class MirrorChat(RoomChat):
         self.followed = (game, seq)
         self.heard(line)
 
-    async def post(self, player: str | None, watcher: str, text: str) -> None:
+    async def post(self, player: str | None, watcher: str, text: str, client: str = "?") -> None:
         room = self.room
         assert isinstance(room, MirrorRoom)  # made only by MirrorRoom
-        await room.node.relay(room, "chat", player=player, watcher=watcher, text=text)
+        await room.node.relay(
+            room, "chat", player=player, watcher=watcher, text=text, client=client
+        )
 
     async def history(self, conn: Connection) -> None:
         self.game = ""  # the owner stores the lines: read them from the database each time

@@ -637,7 +637,8 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
     elif op == "chat":
         watcher = str(request["watcher"])[:16]
         speaker = None if player is None else str(player)
-        await chat_of(room).post(speaker, watcher, str(request["text"]))
+        client = str(request.get("client", "?"))[:64]
+        await chat_of(room).post(speaker, watcher, str(request["text"]), client)
     elif op == "again":
         await room.new_game(requested_by=player)
     elif op == "leave":

@@ -1,4 +1,4 @@
-"""Fair play (issue 20): what the rating rules and the daily puzzle's clock need.
+"""Fair play: what the rating rules and the daily puzzle's clock need.
 
 - ``player_games.address``: a keyed hash of the address a seat was taken from (never the
   address itself), ``bots`` (computer players in the game) and ``unrated`` (why the game did

@@ -9,6 +9,10 @@ const ERRORS = {
   name_taken: N_("acc.err.name_taken"),
   bot_name: N_("err.bot_name"),
   bad_name: N_("err.bad_name"),
+  name_invisible: N_("err.name_invisible"),
+  name_mixed: N_("err.name_mixed"),
+  name_marks: N_("err.name_marks"),
+  name_word: N_("err.name_word"),
   weak_password: N_("acc.err.weak_password"),
   rate_limited: N_("err.rate_limited"),
   not_signed_in: N_("acc.err.not_signed_in"),
@@ -42,8 +46,8 @@ async function ask(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const why = banText(answer) ?? (ERRORS[answer.code] ? t(ERRORS[answer.code]) : null);
-    message(why ?? (answer.message || String(response.status)));
+    const known = ERRORS[answer.code] ? t(ERRORS[answer.code], { name: body?.name ?? "" }) : null;
+    message(banText(answer) ?? known ?? (answer.message || String(response.status)));
     return;
   }
   show(answer);

@@ -18,6 +18,8 @@ const ERRORS = {
   chat_too_fast: N_("chat.err.too_fast"),
   chat_players_only: N_("chat.players_only"),
   chat_full: N_("chat.err.full"),
+  chat_share: N_("chat.err.share"),
+  chat_newcomer: N_("chat.err.newcomer"),
   chat_not_stored: N_("chat.err.not_stored"),
 };
 

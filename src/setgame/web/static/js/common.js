@@ -1,7 +1,7 @@
 // Shared by every page: UI strings, the language selector, theme, colorblind
 // option, sound, and the card names / flaw texts that the server provides.
 
-import { describeCard, setMarkLetters } from "./cards.js";
+import { setMarkLetters } from "./cards.js";
 
 export const LANGS = ["en", "ru", "pl", "it", "de"];
 export const LANG_NAMES = { en: "English", ru: "Русский", pl: "Polski", it: "Italiano", de: "Deutsch" };
@@ -97,12 +97,10 @@ export function deckName(spec) {
   return i < 0 ? spec : t("deck.one", { attr: attr.label, value: attr.words[i] });
 }
 
-// A card's name in the page language: the server's words for the 81 standard cards; a
-// MegaSet or 4Set card's name is put together from them and the catalog's words.
+// A card's name in the page language: the server's words (/api/words) name every card of
+// every deck (setgame.words.i18n.card_words); the page composes none.
 export function cardLabel(code) {
-  if (words.cards[code]) return words.cards[code];
-  const named = (c) => words.cards[c] || null;
-  return describeCard(code, { named, word: t }) || code;
+  return words.cards[code] || code;
 }
 
 // A flaw arrives as "attr:common:odd" or as an object with those fields.

@@ -1,16 +1,16 @@
 // Game events (see src/setgame/rules/game.py) in the page language, and what the
 // room page does about them (banner, sound, flashing cards).
 
-import { fmt, t, tn } from "./common.js";
-import { flawText } from "./flaws.js";
+import { fmt, lang, t, tn } from "./common.js";
 import { cardName } from "./table.js";
 
 const labels = (codes) => (codes || []).map(cardName).join(", ");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function wrongText(ev, who, variant) {
-  const why = (ev.flaws || []).map(flawText).join("; ") || t("ev.notaset");
+// A wrong call: the server's verdict in the page language (setgame.words.event_words words it from
+// the event's flaws, for every client alike: docs/protocol.md), then what it cost.
+function wrongText(ev, who) {
   const costs = [];
   if (ev.point_lost) costs.push(t("ev.pointlost"));
   // A point penalty with no set won yet: say why nothing was lost.
@@ -23,29 +23,9 @@ function wrongText(ev, who, variant) {
   const cost = capital(costs.join(", ") || t("ev.nopenalty"));
   // Messages are looked up outside template literals, where the catalog's extractor sees them.
   if (ev.reason === "timeout") return [t("ev.late", { name: who }), ". ", cost, "."].join("");
-  const verdict = verdictText(ev.flaws || [], why, variant);
+  const verdict = ev.verdict?.[lang()] ?? ev.verdict?.en;
   if (verdict) return [who, ": ", verdict, " ", cost, "."].join("");
-  return [t("ev.wrong", { name: who }), ": ", why, ". ", cost, "."].join("");
-}
-
-// The kind of group a variant's claims are (the view's variant has no kind: its name tells).
-const KINDS = {
-  ultraset: "ultraset",
-  "ultraset-chain": "ultraset",
-  ultra9: "ultraset",
-  ghostset: "ghostset",
-  "4set": "4set",
-  "4set-junior": "4set",
-};
-
-// "Not an UltraSet: ...", "Not linked to the previous set: ..." (the words module's
-// verdict keys); null for a set's flaws, worded as before.
-function verdictText(flaws, why, variant) {
-  const kind = KINDS[variant?.name] || "set";
-  const linkOnly = flaws.length > 0 && flaws.every((f) => f?.type === "link");
-  if (kind === "set" && !linkOnly) return null;
-  const key = ["verdict", "no", linkOnly ? "link" : kind].join("."); // the words module's keys
-  return t(key, { flaws: why });
+  return [t("ev.wrong", { name: who }), ". ", cost, "."].join("");
 }
 
 // Three more cards; after a "no set" vote with a set on the table, the set that was missed.
@@ -74,12 +54,15 @@ const TEXTS = {
   no_set_declared: (ev, who) => ({ text: t("ev.declared", { name: who }) }),
   set_taken: (ev, who) => ({ text: takenText(ev, who), kind: "good" }),
   card_turned: (ev, who) => ({ text: t("ev.turned", { name: who, card: cardName(ev.card) }) }),
-  wrong_call: (ev, who, ctx) => ({ text: wrongText(ev, who, ctx.variant), kind: "bad" }),
+  wrong_call: (ev, who) => ({ text: wrongText(ev, who), kind: "bad" }),
   lockouts_lifted: () => ({ text: t("ev.lifted") }),
   cards_added: (ev) => ({ text: addedText(ev) }),
   round_over: (ev) => ({ text: t("ev.roundover", { n: ev.round }) }),
+  // Ties share the win: the sentence is worded for as many winners as there are.
   match_over: (ev, who, ctx) => ({
-    text: t("ev.matchover", { names: (ev.winners || []).map(ctx.nameOf).join(", ") }),
+    text: tn("ev.matchover.one", "ev.matchover.other", (ev.winners || []).length, {
+      names: (ev.winners || []).map(ctx.nameOf).join(", "),
+    }),
     kind: "good",
   }),
 };

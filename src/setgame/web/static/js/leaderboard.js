@@ -2,7 +2,7 @@
 // family of variants by rating, or the solo and daily-puzzle boards by time),
 // each name linking to its profile.
 
-import { init, t, el, minutes, N_ } from "./common.js";
+import { init, t, tn, el, minutes, N_ } from "./common.js";
 
 // The families' names are the variants' own (not translated, like the variants' titles).
 const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set": "4Set", memory: "Memory" };
@@ -24,8 +24,8 @@ async function show(board) {
   const timed = board in TIMES;
   const item = (row) => {
     const figures = timed
-      ? t("board.row.time", { time: minutes(row.seconds), games: row.games })
-      : t("board.row", { rating: row.rating, games: row.games });
+      ? tn("board.row.time.one", "board.row.time.other", row.games, { time: minutes(row.seconds) })
+      : tn("board.row.one", "board.row.other", row.games, { rating: row.rating });
     const data = timed ? { "data-seconds": row.seconds } : { "data-rating": row.rating };
     return el(
       "li",

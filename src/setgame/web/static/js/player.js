@@ -1,7 +1,7 @@
 // A player's profile (/player/<name>): the figures of GET /api/players/<name>, the ratings
 // per family of variants, and the recent games with links to their replays.
 
-import { init, t, el, fmt, minutes as clock } from "./common.js";
+import { init, t, tn, el, fmt, minutes as clock } from "./common.js";
 
 // The families' names are the variants' own (not translated, like the variants' titles).
 const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set": "4Set", memory: "Memory" };
@@ -37,7 +37,7 @@ function plot(family, points) {
   const high = Math.max(...ratings);
   const x = (i) => pad + (points.length > 1 ? (i * (w - 2 * pad)) / (points.length - 1) : (w - 2 * pad) / 2);
   const y = (r) => h - pad - (high > low ? ((r - low) * (h - 2 * pad)) / (high - low) : (h - 2 * pad) / 2);
-  const label = t("prof.plot", { family: FAMILIES[family] ?? family, low, high, n: points.length });
+  const label = tn("prof.plot.one", "prof.plot.other", points.length, { family: FAMILIES[family] ?? family, low, high });
   const box = { viewBox: `0 0 ${w} ${h}`, width: w, height: h, style: "max-width: 100%; height: auto" };
   const chart = svg("svg", { ...box, role: "img", "aria-label": label, class: "plot" });
   chart.append(

@@ -284,7 +284,7 @@ function tick() {
 
 function idleText() {
   if (over()) return t("puzzle.solved");
-  if (playing()) return t("puzzle.find", { total: fmt(state.groups ?? 6) });
+  if (playing()) return tn("puzzle.find.one", "puzzle.find.other", state.groups ?? 6);
   return t("puzzle.starting");
 }
 

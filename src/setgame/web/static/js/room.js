@@ -36,6 +36,7 @@ let deadlineAt = null;
 let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
+let sentName = ""; // the name last asked to join under: a refusal quotes it
 const history = new EventLog(room);
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
@@ -63,6 +64,10 @@ const ERRORS = {
   bad_name: N_("err.bad_name"),
   name_claimed: N_("err.name_claimed"),
   bot_name: N_("err.bot_name"),
+  name_invisible: N_("err.name_invisible"),
+  name_mixed: N_("err.name_mixed"),
+  name_marks: N_("err.name_marks"),
+  name_word: N_("err.name_word"),
   rated_room: N_("err.rated_room"),
   room_full: N_("err.room_full"),
   bad_phase: N_("err.bad_phase"),
@@ -333,7 +338,7 @@ function errorText(msg) {
     return t("err.cooling_down_in", { seconds: t("unit.seconds", { n: fmt(left, 1) }) });
   }
   if (msg.code === "locked_out" && liftsOnCards()) return t("err.locked_out_or_cards");
-  return ERRORS[msg.code] ? t(ERRORS[msg.code]) : msg.message;
+  return ERRORS[msg.code] ? t(ERRORS[msg.code], { name: sentName }) : msg.message;
 }
 
 // --- actions ----------------------------------------------------------------
@@ -458,6 +463,7 @@ function bind() {
     const name = $("input[name=player-name]").value.trim();
     if (!name) return;
     setPref("name", name);
+    sentName = name;
     ask("join", { name });
   });
   act("start").addEventListener("click", () => ask("start"));
