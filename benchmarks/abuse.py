@@ -1,4 +1,4 @@
-"""Attacks of issue 7 (and issue 20's chat flood) against a live server while honest rooms play.
+"""Attacks of issues 7 and 20 against a live server while honest rooms play.
 
 Starts ``python -m setgame.server`` on loopback (a temporary SQLite database, the default
 limits), seats honest rooms of four players who play whole games through the Python protocol
@@ -13,7 +13,8 @@ machine, the closest comparison), the honest errors (disconnections,
 refused connections, timeouts, server errors that are not races between honest players; a new
 spectator also connects every second and must get in), and the server's RSS before, at the peak
 and after the attack ended. Targets: every ratio <= 3, zero honest errors, RSS after within 20%
-of the start. Every loop is bounded in time and stops by itself.
+of the start (and, for the sign-in flood, every honest sign-in within 5 s). Every loop is
+bounded in time and stops by itself.
 
     python benchmarks/abuse.py            # about six minutes
     python benchmarks/abuse.py --quick    # a smoke test: fewer rooms, shorter attacks
@@ -56,6 +57,8 @@ from setgame.server.client import (  # noqa: E402
     ws_url,
 )
 
+SIGNIN_PATIENCE = 5.0
+"""Seconds an honest sign-in may take during the sign-in flood (issue 20)."""
 RACES = frozenset(
     ("board_held", "stale_version", "not_holder", "locked_out", "bad_phase", "not_playing",
      "no_call", "not_on_table", "not_over", "already_declared", "rate_limited", "cooling_down")
@@ -75,6 +78,7 @@ class Scale:
     crowd: int = 250  # sockets that never say hello
     spectators: int = 150  # in the presence attacker's room
     rooms_flood: int = 3000  # room creations tried with forged X-Forwarded-For
+    signin_flooders: int = 60  # addresses trying passwords on one name at once
 
 
 QUICK = Scale(rooms=2, seconds=3.0, settle=1.0, silent=150, trickling=100, crowd=80,
@@ -589,6 +593,62 @@ async def chat_flood(ctx: Context, seconds: float) -> dict[str, Any]:
             "honest_slowest_ms": round(slowest * 1000, 1)}
 
 
+def _from(source: str) -> httpx.AsyncClient:
+    """A client from ``source`` (plain HTTP: no certificates loaded, which takes a while)."""
+    transport = httpx.AsyncHTTPTransport(local_address=source, verify=False)
+    return httpx.AsyncClient(transport=transport, trust_env=False, timeout=30, verify=False)
+
+
+async def signin_flood(ctx: Context, seconds: float) -> dict[str, Any]:
+    """Issue 20, item 1: many addresses try passwords on one player's name, three requests at
+    once each, while that player signs in with the right password every second from home."""
+    statuses, honest, failures = Counter[str](), list[float](), list[str]()
+    password = "honest horse battery"
+    name = f"Owner{random.randrange(10**6)}"
+    async with _from("127.0.0.6") as home:
+        claimed = await home.post(f"{ctx.base}/api/account/claim",
+                                  json={"name": name, "password": password})
+        if claimed.status_code != 201:
+            return {"attack_failed": f"claim: {claimed.status_code} {claimed.text[:100]}"}
+    until = 0.0  # set once every client is made
+
+    async def guess(client: httpx.AsyncClient) -> None:
+        while time.monotonic() < until:
+            try:
+                reply = await client.post(f"{ctx.base}/api/account/signin",
+                                          json={"name": name, "password": "not the password"})
+                statuses[str(reply.status_code)] += 1
+                if reply.status_code in (429, 503):
+                    await asyncio.sleep(0.05)  # a bot that ignores Retry-After, nearly
+            except httpx.HTTPError as exc:
+                statuses[type(exc).__name__] += 1
+
+    async def owner(client: httpx.AsyncClient) -> None:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            client.cookies.clear()  # a new sign-in each time
+            try:
+                reply = await client.post(f"{ctx.base}/api/account/signin",
+                                          json={"name": name, "password": password})
+                took = time.perf_counter() - started
+                honest.append(took)
+                if reply.status_code != 200:
+                    failures.append(f"sign-in {reply.status_code} in {took:.1f} s")
+            except httpx.HTTPError as exc:
+                failures.append(f"sign-in {type(exc).__name__}")
+            await asyncio.sleep(1.0)
+
+    async with contextlib.AsyncExitStack() as stack:
+        home = await stack.enter_async_context(_from("127.0.0.6"))
+        flooders = [await stack.enter_async_context(_from(addr(200 + n)))
+                    for n in range(ctx.scale.signin_flooders)]
+        until = time.monotonic() + seconds
+        await asyncio.gather(owner(home), *(guess(c) for c in flooders for _ in range(3)))
+    return {"guesses": dict(statuses), "honest_signins": len(honest),
+            "honest_signin_max_s": round(max(honest, default=0.0), 2),
+            "honest_failures": failures}
+
+
 ATTACKS: dict[str, Attack] = {
     "griefing": griefing,
     "crowding": crowding,
@@ -600,6 +660,7 @@ ATTACKS: dict[str, Attack] = {
     "deep_json": deep_json,
     "slow_silent": slow_silent,
     "chat_flood": chat_flood,
+    "signin_flood": signin_flood,
 }
 
 
@@ -670,6 +731,7 @@ def summarize(record: Record, start: float, end: float, runs: dict[str, Any]) ->
         err += quiet_err
         # an attack that plays an honest part itself (chat_flood's seated player) says so
         err += ["honest refusal"] * int(run["detail"].get("honest_refused", 0))
+        err += run["detail"].get("honest_failures", [])  # signin_flood's owner
         p = p99(lat)
         ratio = None if p is None or not quiet else p / quiet
         results[name] = {
@@ -679,7 +741,8 @@ def summarize(record: Record, start: float, end: float, runs: dict[str, Any]) ->
             "error_kinds": dict(Counter(err).most_common(5)),
             **{k: v for k, v in run.items() if k != "quiet"},
             "ok": ratio is not None and ratio <= TARGET_RATIO and not err
-            and run["rss_after_mb"] <= TARGET_RSS * rss_start,
+            and run["rss_after_mb"] <= TARGET_RSS * rss_start
+            and run["detail"].get("honest_signin_max_s", 0.0) <= SIGNIN_PATIENCE,
         }
     return results
 

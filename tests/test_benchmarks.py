@@ -38,7 +38,7 @@ ABUSE = BENCH.parent / "abuse.py"
 
 
 def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
-    """Every attack of issue 7 runs against a live server while honest rooms play; each
+    """Every attack of issues 7 and 20 runs against a live server while honest rooms play; each
     reports its p99 ratio, honest errors and RSS. Only what cannot depend on a busy machine
     is asserted: the figures exist, no attack broke, no honest player was refused or cut off,
     and the server's memory came back after the big bodies."""
@@ -52,7 +52,7 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     results = json.loads(done.stdout)
     attacks = {
         "griefing", "crowding", "big_bodies", "ghosts", "presence", "room_flood", "room_list",
-        "deep_json", "slow_silent", "chat_flood",
+        "deep_json", "slow_silent", "chat_flood", "signin_flood",
     }
     assert set(results) == {"baseline"} | attacks
     assert results["baseline"]["picks"] > 0
@@ -67,3 +67,6 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     flood = results["chat_flood"]["detail"]  # one address's burst and rate, not 30 sockets'
     assert flood["sockets"] == 30 and flood["honest_said"] > 0 and flood["honest_refused"] == 0
     assert flood["spam_lines_heard"] <= 40 < flood["spam_sent"], flood
+    signins = results["signin_flood"]["detail"]  # the owner signed in (how fast: machine-bound)
+    assert signins["honest_signins"] >= 1 and signins["honest_failures"] == []
+    assert signins["guesses"].get("503", 0) + signins["guesses"].get("429", 0) > 0  # bounded

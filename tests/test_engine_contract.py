@@ -327,6 +327,7 @@ def test_round_started_event_and_view_in_full() -> None:
             "claim": 3,
             "links": 0,
             "flow": "normal",
+            "kind": "set",
         },
         "table": [],
         "previous": None,

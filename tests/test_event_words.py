@@ -3,6 +3,7 @@ shows them (the terminal directly, the browser from the event's ``verdict``)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,121 @@ def test_the_browser_composes_no_flaw_sentence() -> None:
     ):
         assert composed not in js, composed
     assert "ev.verdict" in js
+
+
+# --- one message per line, the same messages in the terminal and in the browser -----------
+
+EVENTS_JS = ROOT / "src/setgame/web/static/js/events.js"
+PLAYERS = [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bo"}]
+VIEWS = [
+    {"you": "a", "mode": "multi", "players": PLAYERS},
+    {"you": "a", "mode": "multi", "players": PLAYERS, "settings": {"lockout_lift": "set_or_cards"}},
+    {"you": "a", "mode": "solo", "players": PLAYERS, "settings": {"day": "2026-11-25"}},
+    {"you": "a", "mode": "multi", "players": PLAYERS, "variant": {"name": "ultraset"}},
+    {"you": "a", "mode": "solo", "players": PLAYERS, "variant": {"name": "memory"}},
+]
+CARDS = ["1RSD", "2RSD", "3RSD"]
+#: Words of a field, not of a line: a duration, a player's name ("You" in the terminal).
+FIELD_WORDS = {"unit.seconds", "You", "bot.name"}
+FLAW = [{"type": "set", "attribute": 1, "common": 0, "odd": 1}]
+SOLO = {"seconds": 75.0, "score": 4, "penalties": 2, "cancelled": 1}
+#: Events that take every branch of ``event_lines``, for the viewer "a" and for "b".
+SAMPLES = [
+    {"type": "joined", "name": "Bo"},
+    {"type": "left"},
+    {"type": "call_cancelled"},
+    {"type": "round_started", "round": 1, "rounds": 2, "dealer": "a"},
+    {"type": "called"},
+    {"type": "more_cards_asked", "penalty": 0},
+    {"type": "more_cards_asked", "penalty": 2},
+    {"type": "no_set_declared"},
+    {"type": "set_taken", "cards": CARDS},
+    {"type": "set_taken", "cards": CARDS, "reshuffled": True},
+    {"type": "card_turned", "card": "1RSD"},
+    {"type": "wrong_call", "reason": "timeout", "point_lost": True, "cooldown": 4.5},
+    {"type": "wrong_call", "reason": "not_a_set", "cards": CARDS, "flaws": []},
+    {"type": "wrong_call", "cards": CARDS, "flaws": FLAW, "penalty": "point", "locked": True},
+    {"type": "wrong_call", "cards": CARDS, "flaws": FLAW, "point_lost": True, "cooldown": 3},
+    {"type": "wrong_call", "cards": CARDS, "flaws": FLAW, "penalty_seconds": 10},
+    {"type": "lockouts_lifted"},
+    {"type": "cards_added", "why": "vote", "table": CARDS * 5},
+    {"type": "cards_added", "why": "vote", "table": CARDS * 5, "missed": CARDS},
+    {"type": "round_over", "round": 1, "scores": {}},
+    {"type": "round_over", "round": 1, "scores": {"a": 3, "b": 2}},
+    {"type": "match_over", "winners": ["a", "b"]},
+    {"type": "match_over", "solo": {**SOLO, "won": True, "penalty_seconds": 20}},
+    {"type": "match_over", "solo": {**SOLO, "won": False}},
+]
+
+
+def _python_messages(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
+    """The catalog messages ``event_lines`` uses for each event type, over every branch;
+    and that each line it gives is one whole message, filled in (no pieces joined)."""
+    from setgame.words import event_words
+
+    used: dict[str, set[str]] = {}
+    said: list[str] = []
+
+    def tr(message: str, lang: str = "en", /, **fields: object) -> str:
+        said.append(text := real_tr(message, lang, **fields))
+        if message not in FIELD_WORDS:
+            kind_used.add(message)
+        return text
+
+    def ngettext(lang: str, one: str, other: str, n: float, **fields: object) -> str:
+        said.append(text := real_ngettext(lang, one, other, n, **fields))
+        kind_used.update((one, other))
+        return text
+
+    real_tr, real_ngettext = event_words.tr, event_words.ngettext
+    monkeypatch.setattr(event_words, "tr", tr)
+    monkeypatch.setattr(event_words, "ngettext", ngettext)
+    for sample in SAMPLES:
+        kind_used = used.setdefault(sample["type"], set())
+        for view in VIEWS:
+            for player in ("a", "b"):
+                said.clear()
+                lines = event_words.event_lines({**sample, "player": player}, view, "ru")
+                assert lines and all(line in said for line in lines), (sample, lines, said)
+    return used
+
+
+def _js_messages() -> dict[str, set[str]]:
+    """The catalog messages each event type's function in events.js uses (with the helper
+    functions it calls)."""
+    source = EVENTS_JS.read_text()
+    bodies = dict(re.findall(r"\nfunction (\w+)\([^)]*\) \{\n(.*?)\n\}\n", source, re.S))
+    table = re.search(r"const LINES = \{(.*?)\};", source, re.S)
+    assert table and bodies
+    kinds = re.findall(r"(\w+),", table.group(1))
+
+    def messages(name: str) -> set[str]:
+        body = bodies[name]
+        found = set(re.findall(r'\bt\("([\w.]+)"', body))
+        found |= {m for pair in re.findall(r'\btn\("([\w.]+)", "([\w.]+)"', body) for m in pair}
+        for helper in set(re.findall(r"\b(\w+)\(", body)) & set(bodies) - {name}:
+            found |= messages(helper)
+        return found - FIELD_WORDS
+
+    return {kind: messages(kind) for kind in kinds}
+
+
+def test_each_event_type_uses_the_same_messages_in_python_and_in_the_browser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One catalog of words: the terminal (``event_lines``) and the web client
+    (``events.js``) word each event type with the same whole messages."""
+    python, js = _python_messages(monkeypatch), _js_messages()
+    assert set(python) == set(js)
+    for kind, messages in python.items():
+        assert messages == js[kind], kind
+
+
+def test_events_js_joins_no_translated_pieces() -> None:
+    """events.js fills whole messages and puts lines under each other; it joins only lists
+    (cards, names, scores) and a clock's digits, and builds no string by hand."""
+    source = EVENTS_JS.read_text()
+    assert "`" not in source and not re.search(r'["\)] \+ |\+ ["t]', source)
+    joins = sorted(re.findall(r"\.join\(([^)]*)\)", source))
+    assert joins == sorted(['", "', '":"', '":"', '" "', '"\\n"']), joins
+    assert "capital" not in source

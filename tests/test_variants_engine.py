@@ -233,6 +233,7 @@ def test_card_codes_of_other_decks_round_trip_through_views_and_actions(
         "claim": game.variant.claim_size,
         "links": 0,
         "flow": "normal",
+        "kind": game.variant.kind.name,
     }
     group = game.groups_on_table()[0]
     data = {"type": "pick", "at": 1, "player": "a", "cards": deck.names(group)}

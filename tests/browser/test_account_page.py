@@ -240,3 +240,26 @@ def test_a_refused_name_is_told_in_the_page_language_quoting_it(
     page.fill("input[name=player-name]", name)
     page.click("[data-action=join]")
     expect(page.locator("#banner")).to_have_text(told)
+
+
+def test_sign_out_everywhere_signs_out_the_other_browser_too(
+    live_server: str, new_page: Any
+) -> None:
+    w = words("it")
+    name = "Eve" + uuid.uuid4().hex[:6]
+    member = w["acc.status.member"].replace("{name}", name)
+    laptop, phone = new_page(), new_page()  # two browsers
+    for page, action in ((laptop, "claim"), (phone, "signin")):
+        page.goto(f"{live_server}/account?lang=it")
+        _fill(page, name, "correct horse")
+        page.click(f"[data-account-action={action}]")
+        expect(page.locator("[data-account-status]")).to_have_text(member)
+    button = laptop.locator("[data-account-action=signout-everywhere]")
+    expect(button).to_have_text(w["acc.signout.everywhere"])
+    button.click()
+    expect(laptop.locator("[data-account-message]")).to_have_text(
+        w["acc.done.signout.everywhere"]
+    )
+    expect(laptop.locator("[data-account-status]")).to_have_text(w["acc.status.guest"])
+    phone.reload()
+    expect(phone.locator("[data-account-status]")).to_have_text(w["acc.status.guest"])

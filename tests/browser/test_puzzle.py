@@ -5,7 +5,9 @@ shows (``setgame.rules.sets``) and clicks them in Chromium."""
 from __future__ import annotations
 
 import datetime
+import os
 import re
+import sqlite3
 from typing import Any
 
 import httpx
@@ -14,12 +16,27 @@ from playwright.sync_api import expect
 
 from browser.browserkit import not_a_set, puzzle_keys, solve_puzzle, table
 from setgame import card_names, find_sets, parse_cards
-from setgame.rules.puzzle import daily_puzzle, parse_day
+from setgame.rules.puzzle import daily_puzzle, daily_seed, parse_day
+from setgame.server.keys import SECRET_ENV, derive
 
 pytestmark = pytest.mark.browser
 
 #: A card code of any deck (R02's four letters, MegaSet's five, 4Set's): none may be shared.
 CODE = re.compile(r"\b[1-4][RGPB][STOC][DOSH][SDT]?\b", re.IGNORECASE)
+
+
+def served_puzzle(server: Any, day: str) -> list[str]:
+    """The cards the server deals on ``day``: from its secret (``SETGAME_SECRET``, else the one
+    it stored in its database), never the public table of the source."""
+    secret = os.environ.get(SECRET_ENV, "").strip().encode()
+    if not secret:
+        with sqlite3.connect(server.db) as db:
+            (value,) = db.execute("SELECT value FROM server_keys WHERE name = 'server'").fetchone()
+        secret = str(value).encode()
+    date = parse_day(day)
+    cards = card_names(daily_puzzle(date, daily_seed(date, derive(secret, "daily puzzle"))))
+    assert cards != card_names(daily_puzzle(date))  # the public table is not what is dealt
+    return cards
 
 
 def utc_today(days: int = 0) -> str:
@@ -33,7 +50,7 @@ def test_a_daily_puzzle_is_solved_to_the_end(live_server: str, new_page: Any) ->
     page.goto(f"{live_server}/puzzle?date={day}")
     expect(page.locator("[data-card]")).to_have_count(12)
     codes = table(page)
-    assert codes == card_names(daily_puzzle(parse_day(day)))  # the day's cards, in order
+    assert codes == served_puzzle(live_server, day)  # the day's cards, in order
     expect(page.locator("#puzzle-found")).to_have_attribute("data-total", "6")
 
     # One wrong pick: the engine refuses it, and the page shows what it cost: 10 seconds.
@@ -109,7 +126,7 @@ def test_previous_days_are_offered_up_to_today(live_server: str, new_page: Any) 
     page.click("#prev-day")
     expect(page).to_have_url(re.compile(rf"date={utc_today(-1)}$"))
     expect(page.locator("[data-card]")).to_have_count(12)
-    assert table(page) == card_names(daily_puzzle(parse_day(utc_today(-1))))
+    assert table(page) == served_puzzle(live_server, utc_today(-1))
     day_input.fill(utc_today(-10))
     page.click("#pick-day [type=submit]")
     expect(page).to_have_url(re.compile(rf"date={utc_today(-10)}$"))

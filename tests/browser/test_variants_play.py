@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from browser.browserkit import create_room, join, phase, score, seat, start, take, wait_score
 from setgame.rules.variants import VARIANTS, Variant, find_variant
+from setgame.server.app import words_of
 from setgame.words.i18n import flaw_text
 
 pytestmark = pytest.mark.browser
@@ -343,7 +344,7 @@ def test_puzzle_alone_found_groups_stay_a_repeat_is_refused_a_miss_costs_time(
     for code in wrong:
         page.click(f'[data-card="{code}"]')
     expect(page.locator("#clock")).to_contain_text("+10 s for wrong picks")
-    expect(page.locator("#log")).to_contain_text("10 s added to the time")
+    expect(page.locator("#log")).to_contain_text("10.0 s added to the time.")
     wait_score(page, "Pz", taken + 1)
 
 
@@ -409,5 +410,11 @@ def test_a_memory_replay_shows_face_down_cards_and_the_ones_turned_up(
     page.keyboard.press("End")  # the miss: the three turn face down again
     expect(table.locator("[data-down]")).to_have_count(12)
     expect(page.locator("#revents li")).to_have_count(2)
-    expect(page.locator("#revents")).to_contain_text("Mo: Not a set: ")
+    # the miss on a line (who, the cards, the verdict), then the cards turn face down
+    miss = steps[-1]["events"][-1]
+    names = ", ".join(words_of("en")["cards"][code] for code in miss["cards"])
+    said = page.locator("#revents li").last
+    expect(said).to_contain_text(f"Mo: {names}: Not a set: ")
+    lines = f"{miss['verdict']['en']}\nThe cards turn face down again."
+    assert lines in (said.text_content() or "")  # lines one under the other
     expect(page.locator("[data-card]")).to_have_count(0)

@@ -184,7 +184,7 @@ def test_sign_in_attempts_are_limited_per_address(tmp_path: Path) -> None:
         assert me(client)["name"] == "Ann"  # reading one's account costs nothing
 
 
-def test_failed_sign_ins_are_limited_per_name_from_every_address(tmp_path: Path) -> None:
+def test_failed_sign_ins_are_limited_per_name_and_address(tmp_path: Path) -> None:
     with _client(tmp_path / "a.db", name_failure_burst=2, name_failures_per_hour=0.01) as client:
         claim(client, "Ann")
         claim(client, "Bob")

@@ -52,6 +52,25 @@ async def test_claim_verify_change_and_refuse_lookalikes(storage: Storage) -> No
     assert await store.verify(name, "new secret") == changed
 
 
+async def test_sessions_end_one_by_one_everywhere_at_a_change_and_with_the_account(
+    storage: Storage,
+) -> None:
+    store = Accounts(storage)
+    account = await store.claim("Ses" + uid(), PASSWORD)
+    one, two, three = [await store.open_session(account, 60.0) for _ in range(3)]
+    gone = await store.open_session(account, -1.0)  # expired
+    assert [await store.by_session(t) for t in (one, two, three, gone)] == [account] * 3 + [None]
+    await store.end_session(one)
+    assert await store.by_session(one) is None and await store.by_session(two) == account
+    changed = await store.change_password(account, "new secret", keep=two)
+    assert await store.by_session(two) == changed and await store.by_session(three) is None
+    await store.end_sessions(changed)
+    assert await store.by_session(two) is None
+    four = await store.open_session(changed, 60.0)
+    await store.delete(changed)
+    assert await store.by_session(four) is None
+
+
 async def test_a_rated_game_is_stored_and_a_deletion_anonymizes_every_trace(
     storage: Storage,
 ) -> None:

@@ -435,3 +435,34 @@ async def test_a_player_who_leaves_is_not_reported_as_a_lost_connection(
     assert [m for m in await presences(bob, 1.0) if m["player"] == gone] == []
     assert bob.seat(gone or "") is None  # the update itself said Ann left
     await asyncio.gather(ann.close(), bob.close())
+
+
+async def _post_big(server: LiveServer, body: bytes) -> str:
+    """POST ``body`` to /api/rooms from a new connection: the status read, or the error."""
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        try:
+            reply = await http.post(f"{server}/api/rooms", content=body)
+        except httpx.HTTPError as exc:
+            return type(exc).__name__
+    assert reply.status_code != 413 or reply.json()["code"] == "too_big"
+    return str(reply.status_code)
+
+
+async def test_a_refused_50_mb_upload_reads_its_413_every_time(edge_server: Make) -> None:
+    """Issue 20, item 11: the server drains a refused body (a lingering close) instead of
+    closing with it unread, which resets the connection before the client reads the 413."""
+    server = edge_server()
+    body = b" " * 50_000_000
+    seen = [await _post_big(server, body) for _ in range(20)]
+    assert seen == ["413"] * 20, seen
+    await healthy(server)
+
+
+async def test_a_refused_upload_is_drained_within_bounds(edge_server: Make) -> None:
+    """Past ``linger_bytes`` (here 1 MB) the connection is cut: a client sending 50 MB then
+    sees a reset; a smaller one still reads its 413."""
+    server = edge_server(linger_bytes=1_000_000)
+    assert await _post_big(server, b" " * 500_000) == "413"
+    assert await _post_big(server, b" " * 50_000_000) != "413"
+    assert "linger_bytes" in server.log.read_text()
+    await healthy(server)

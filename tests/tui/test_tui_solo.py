@@ -47,7 +47,7 @@ async def test_r15_whole_solo_game_played_by_keys(clock: FakeClock) -> None:
         assert requests == 0 and result["won"]
         clock_text = format_clock(2.0 * found)
         # the last set and the result, each whole
-        assert message(app).splitlines()[-1] == f"Game over: {found} points in {clock_text}, won."
+        assert f"Game over: {found} points in {clock_text}.\nWon." in message(app)
         assert str(app.holder_bar.content) == "Game over. Enter: play again · q: leave"
 
         # Enter deals a new game on the next seed
@@ -71,11 +71,11 @@ async def test_r15_full_deck_solo_game_with_penalties(
         assert result["score"] == found - requests == me(app)["total"]
         assert result["won"] is won
         assert result["seconds"] == 2.0 * (found + requests)
-        text = message(app).splitlines()[-1]
-        assert text.startswith(f"Game over: {found - requests} points in ")
+        text = message(app)  # a line each: points and time, then won or not
+        assert f"Game over: {found - requests} points in " in text
         left = requests - result["cancelled"]
         noun = "penalty" if left == 1 else "penalties"  # the catalog's plural forms
-        assert (", won." in text) if won else (f"not won: {left} more-cards {noun}" in text)
+        assert ("\nWon." in text) if won else (f"\nNot won: {left} more-cards {noun}" in text)
 
 
 async def test_r04_wrong_pick_is_explained(clock: FakeClock) -> None:
@@ -101,7 +101,7 @@ async def test_r04_wrong_pick_is_explained_in_german(clock: FakeClock) -> None:
         await pilot.press(*keys_for(app, triple))
         await pilot.pause()
         flaws = explain(*(parse_card(c) for c in triple))
-        assert message(app).endswith(explain_text(flaws, "de"))
+        assert message(app).splitlines()[0].endswith(explain_text(flaws, "de"))
         assert "Kein SET" in message(app)
 
 

@@ -137,7 +137,7 @@ async def test_the_daily_puzzle_to_the_end(clock: FakeClock) -> None:
             t for t in itertools.combinations(day, 3) if t not in claimable(app)
         )  # a wrong pick costs time, shown
         await pilot.press(*keys_of(app, wrong))
-        assert "10.0 s added to your time." in message(app)
+        assert "10.0 s added to the time." in message(app)
         assert "Penalty: +10.0 s" in str(app.status_bar.content)
         first = claimable(app)[0]
         for n in range(1, 7):
@@ -309,9 +309,10 @@ def test_the_messages_of_a_variant_name_its_groups() -> None:
     taken = {"type": "set_taken", "player": "you", "cards": codes}
     assert event_message(taken, ultra, "en") == "Found! 1RSD 2RSD 1GSD 2GSD"
     assert event_message({**taken, "player": "b"}, ultra, "de").startswith("B hat gefunden: ")
-    added = {"type": "cards_added", "why": "vote", "missed": codes}
+    added = {"type": "cards_added", "why": "vote", "missed": codes, "table": codes * 3}
     said = event_message(added, ultra, "en")
-    assert said == "Three more cards. There was a group on the table: 1RSD 2RSD 1GSD 2GSD"
+    missed = "There was a group on the table: 1RSD 2RSD 1GSD 2GSD"
+    assert said == f"Three more cards: 12 cards on the table\n{missed}"
     flaw = {"type": "count", "attribute": 1, "counts": [3, 1, 0, 0]}
     wrong = {"type": "wrong_call", "player": "you", "cards": codes, "flaws": [flaw]}
     four = {**ultra, "variant": {"name": "4set"}}

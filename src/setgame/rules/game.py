@@ -181,6 +181,7 @@ class Game:
             "claim": self.variant.claim_size,
             "links": self.variant.flow.links,
             "flow": self.variant.flow.name,
+            "kind": self.variant.kind.name,  # "set", or a group of another kind: the words
         }
         self.players: dict[str, Player] = {}
         self.order: list[str] = []  # seats, clockwise

@@ -1,15 +1,20 @@
 """The accounts' HTTP side: ``/api/account/...``, the session cookie, and the sign-in limits.
 
-A session is Starlette's signed cookie (``SessionMiddleware``: itsdangerous, http-only,
-SameSite=Lax) holding the account's id and its epoch (a password change moves the epoch on,
-ending the other sessions). Its secret is ``SETGAME_SECRET`` or, when unset, one generated at
-the first start and kept beside the database (``<database>.secret``, mode 0600; on PostgreSQL
-``setgame.secret`` in the working folder): losing it signs everyone out, nothing more.
+A session is a row on the server (``account_tables.sessions``) whose random token travels in
+Starlette's signed cookie (``SessionMiddleware``: itsdangerous, http-only, SameSite=Lax):
+signing out deletes the row, so a copied cookie stops working; "sign out everywhere" deletes
+all of the account's, a password change all but the browser's that made it. The cookie's
+secret is ``SETGAME_SECRET`` or, when unset, one generated at the first start and kept beside
+the database (``<database>.secret``, mode 0600; on PostgreSQL ``setgame.secret`` in the
+working folder): losing it signs everyone out, nothing more.
 
 Every request that checks or sets a password costs an argon2 hash, so it is rate-limited per
-client address (``signins_per_minute``, ``signin_burst``); failed sign-ins are also limited
-per claimed name, from all addresses together (``name_failures_per_hour``,
-``name_failure_burst``), so that nobody can try passwords on one name from many addresses.
+client address (``signins_per_minute``, ``signin_burst``) and waits its turn in the fair,
+bounded hashing queue (``hashing.py``: ``503 busy`` with ``Retry-After`` when full). Failed
+sign-ins are also limited per claimed name *and address* (``name_failures_per_hour``,
+``name_failure_burst``): a guesser is slowed on the name it guesses, and nobody can lock the
+owner out, whose own address has its own count (what a guesser with many addresses can still
+do: ``docs/deploy.md``).
 A cross-site request (an ``Origin`` other than the server's) is refused: SameSite=Lax already
 keeps the cookie off cross-site POSTs, this keeps it off everything else.
 """
@@ -22,7 +27,6 @@ import re
 import secrets
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeVar
-from urllib.parse import urlsplit
 
 import msgspec
 from starlette.middleware import Middleware
@@ -33,8 +37,17 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from setgame.server import protocol as p
-from setgame.server.accounts import ANONYMOUS, MAX_PASSWORD, Account, Accounts, signed_in
-from setgame.server.edge import BITES, BodyError, client_host, read_body
+from setgame.server.accounts import (
+    ANONYMOUS,
+    MAX_PASSWORD,
+    SESSION_KEY,
+    Account,
+    Accounts,
+    session_token,
+    signed_in,
+)
+from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
+from setgame.server.hashing import Busy, HashQueue
 from setgame.server.limits import LimitError, Limits
 from setgame.server.moderation_api import bans_of, refusal
 from setgame.server.names import MAX_NAME, NameRefused, name_key
@@ -49,8 +62,9 @@ COOKIE: Final = "setgame_session"
 SECRET_ENV: Final = "SETGAME_SECRET"
 MIN_SECRET: Final = 32
 """Characters of ``SETGAME_SECRET`` at least (a generated one has 64 hex digits)."""
-BUCKETS: Final = 10_000
-"""Addresses and names with a bucket, at most; beyond it they are all forgotten (as new)."""
+BUCKETS: Final = 100_000
+"""Addresses and (name, address) pairs with a bucket, at most; beyond it the full buckets are
+forgotten (they are as new), and if that is not enough, all."""
 
 T = TypeVar("T")
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME * 4)]
@@ -111,26 +125,30 @@ def secret_path(storage: Storage) -> Path:
 class Sessions:
     """Starlette's ``SessionMiddleware``, made at the first request: its secret comes from
     the database's folder, known once the server has opened it (``app.state.session_secret``,
-    set by :func:`open_accounts`)."""
+    set by :func:`open_accounts`). The cookie is ``Secure`` whenever the request came over
+    TLS: to uvicorn itself, or to a trusted proxy that says so in ``X-Forwarded-Proto``
+    (``edge.proxy_middleware`` has set the scheme by then), or always with ``secure_cookie``."""
 
     def __init__(self, app: ASGIApp, limits: Limits) -> None:
         self.app, self.limits = app, limits
-        self.inner: SessionMiddleware | None = None
+        self.inner: dict[bool, SessionMiddleware] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if self.inner is None:
-            self.inner = SessionMiddleware(
+        secure = self.limits.secure_cookie or scope.get("scheme") in ("https", "wss")
+        inner = self.inner.get(secure)
+        if inner is None:
+            inner = self.inner[secure] = SessionMiddleware(
                 self.app,
                 secret_key=scope["app"].state.session_secret,
                 session_cookie=COOKIE,
                 max_age=round(self.limits.session_days * 86400),
                 same_site="lax",
-                https_only=self.limits.secure_cookie,
+                https_only=secure,
             )
-        await self.inner(scope, receive, send)
+        await inner(scope, receive, send)
 
 
 def middleware(limits: Limits) -> list[Middleware]:
@@ -140,7 +158,7 @@ def middleware(limits: Limits) -> list[Middleware]:
 def open_accounts(app: Any, storage: Storage) -> None:
     """At start, once the database is open: the session secret and the accounts."""
     app.state.session_secret = session_secret(storage)
-    app.state.accounts = Accounts(storage, app.state.words)
+    app.state.accounts = Accounts(storage, app.state.words, HashQueue(app.state.limits))
     app.state.signins = Guard(app.state.limits)
 
 
@@ -149,7 +167,7 @@ def open_accounts(app: Any, storage: Storage) -> None:
 
 class Guard:
     """Token buckets for password checks: per address (every attempt) and per claimed name
-    (failures only, checked before each attempt)."""
+    and address (failures only, checked before each attempt)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -161,8 +179,8 @@ class Guard:
                          self.limits.signin_burst)
         return bucket.take()
 
-    def name_open(self, name: str) -> bool:
-        bucket = self.names.get(name_key(name))
+    def name_open(self, name: str, host: str) -> bool:
+        bucket = self.names.get(_pair(name, host))
         if bucket is None:
             return True
         if not bucket.take():
@@ -170,18 +188,32 @@ class Guard:
         bucket.tokens += 1  # only a look: failures take their token in failed()
         return True
 
-    def failed(self, name: str) -> None:
+    def failed(self, name: str, host: str) -> None:
         per_second = self.limits.name_failures_per_hour / 3600
-        _bucket(self.names, name_key(name), per_second, self.limits.name_failure_burst).take()
+        _bucket(self.names, _pair(name, host), per_second, self.limits.name_failure_burst).take()
+
+
+def _pair(name: str, host: str) -> str:
+    """A name (any spelling of it) as tried from one address: the key of its failures."""
+    return f"{name_key(name)}\x00{host}"
 
 
 def _bucket(buckets: dict[str, TokenBucket], key: str, rate: float, burst: int) -> TokenBucket:
     bucket = buckets.get(key)
     if bucket is None:
         if len(buckets) >= BUCKETS:
-            buckets.clear()
+            _prune(buckets)
         bucket = buckets[key] = TokenBucket(rate, burst)
     return bucket
+
+
+def _prune(buckets: dict[str, TokenBucket]) -> None:
+    """Forget the buckets that have refilled (as new ones); all, if that frees too little."""
+    for key, bucket in list(buckets.items()):
+        if bucket.full():
+            del buckets[key]
+    if len(buckets) >= BUCKETS * 0.9:
+        buckets.clear()
 
 
 # --- the routes ----------------------------------------------------------------------------
@@ -245,17 +277,23 @@ def _quote(text: str) -> str:
 
 
 def _same_origin(request: Request) -> None:
-    origin = request.headers.get("origin")
-    if origin is None:
-        return
-    host = request.headers.get("host", "")
-    if urlsplit(origin).netloc != host:
-        raise Refused(403, "bad_origin", f"a request from {origin!r} to {host!r} is cross-site")
+    why = foreign_origin(request)
+    if why is not None:
+        raise Refused(403, "bad_origin", why)
 
 
-def _signed(request: Request, account: Account) -> None:
+async def _signed(request: Request, account: Account) -> None:
+    """Sign this browser in as ``account``: a new session (the browser's old one ends)."""
+    store: Accounts = request.app.state.accounts
+    old = session_token(request)
+    if old is not None:
+        await store.end_session(old)
+    seconds = request.app.state.limits.session_days * 86400
     request.session.clear()
-    request.session.update({"account": account.id, "epoch": account.epoch})
+    request.session[SESSION_KEY] = await store.open_session(account, seconds)
+    # the account's id too, signed: what a ban check reads without a database read
+    # (sockets._account_of); who is signed in is the session's row alone (accounts.signed_in)
+    request.session["account"] = account.id
 
 
 def _route(handler: Any) -> Any:
@@ -266,6 +304,10 @@ def _route(handler: Any) -> Any:
             return _answer(exc.status, exc.code, str(exc))
         except NameRefused as exc:
             return _answer(409 if exc.code == "name_taken" else 400, exc.code, str(exc))
+        except Busy as exc:  # the hashing queue is full: at once, not after a wait
+            answer = _answer(503, "busy", str(exc))
+            answer.headers["retry-after"] = str(exc.retry_after)
+            return answer
         except StorageError as exc:  # the path and cause go to the log, not to strangers
             log.error("account request %s: %s", request.url.path, exc)
             return _answer(503, "storage_error", "the server cannot store accounts now: try later")
@@ -282,30 +324,51 @@ async def claim(request: Request) -> Response:
     ban = await bans_of(request.app).against(None, client_host(request), ("ban",))
     if ban is not None:  # a banned address claims no new name
         return refusal(ban)
-    account = await request.app.state.accounts.claim(body.name, body.password)
-    _signed(request, account)
+    account = await request.app.state.accounts.claim(
+        body.name, body.password, client_host(request)
+    )
+    await _signed(request, account)
     return JSONResponse(_me(account), status_code=201)
 
 
 async def sign_in(request: Request) -> Response:
     body = await _body(request, Credentials)
     guard: Guard = request.app.state.signins
-    if not guard.name_open(body.name):
-        BITES("name_failures_per_hour", f"sign-ins to {body.name!r} failed too often")
-        raise Refused(429, "rate_limited", f"too many failed sign-ins as {body.name!r}: wait")
-    account = await request.app.state.accounts.verify(body.name, body.password)
+    host = client_host(request)
+    if not guard.name_open(body.name, host):
+        BITES("name_failures_per_hour", f"{host}'s sign-ins to {body.name!r} failed too often")
+        raise Refused(
+            429, "rate_limited", f"too many failed sign-ins as {body.name!r} from here: wait"
+        )
+    account = await request.app.state.accounts.verify(body.name, body.password, host)
     if account is None:
-        guard.failed(body.name)
+        guard.failed(body.name, host)
+        request.app.state.accounts.hashing.failed(host)
         raise Refused(401, "bad_credentials", f"wrong name or password for {body.name!r}")
     ban = await bans_of(request.app).against(account.id, client_host(request), ("ban",))
     if ban is not None:  # the right password, but not now: told why and until when
         return refusal(ban)
-    _signed(request, account)
+    await _signed(request, account)
     return JSONResponse(_me(account))
 
 
 async def sign_out(request: Request) -> Response:
+    """End this browser's session, on the server too: a copy of the cookie is worth nothing."""
     _same_origin(request)
+    token = session_token(request)
+    if token is not None:
+        await request.app.state.accounts.end_session(token)
+    request.session.clear()
+    return JSONResponse(_me(None))
+
+
+async def sign_out_everywhere(request: Request) -> Response:
+    """End every session of the signed-in account, this browser's too."""
+    _same_origin(request)
+    account = await signed_in(request)
+    if account is None:
+        raise Refused(401, "not_signed_in", "sign in first")
+    await request.app.state.accounts.end_sessions(account)
     request.session.clear()
     return JSONResponse(_me(None))
 
@@ -316,8 +379,9 @@ async def _owner(request: Request, password: str) -> Account:
     if account is None:
         raise Refused(401, "not_signed_in", "sign in first")
     store: Accounts = request.app.state.accounts
-    if await store.verify(account.name, password) is None:
-        request.app.state.signins.failed(account.name)
+    host = client_host(request)
+    if await store.verify(account.name, password, host) is None:
+        request.app.state.signins.failed(account.name, host)
         raise Refused(401, "bad_credentials", f"wrong password for {account.name!r}")
     return account
 
@@ -325,8 +389,9 @@ async def _owner(request: Request, password: str) -> Account:
 async def change_password(request: Request) -> Response:
     body = await _body(request, PasswordChange)
     account = await _owner(request, body.password)
-    changed = await request.app.state.accounts.change_password(account, body.new_password)
-    _signed(request, changed)  # this browser stays signed in; the others are signed out
+    changed = await request.app.state.accounts.change_password(  # the others are signed out
+        account, body.new_password, client_host(request), keep=session_token(request)
+    )
     return JSONResponse(_me(changed))
 
 
@@ -354,6 +419,7 @@ def routes() -> list[Route]:
         Route("/api/account/claim", _route(claim), methods=["POST"]),
         Route("/api/account/signin", _route(sign_in), methods=["POST"]),
         Route("/api/account/signout", _route(sign_out), methods=["POST"]),
+        Route("/api/account/signout-everywhere", _route(sign_out_everywhere), methods=["POST"]),
         Route("/api/account/password", _route(change_password), methods=["POST"]),
         Route("/api/account/delete", _route(delete), methods=["POST"]),
         Route("/api/players/{name}", profile, methods=["GET"]),

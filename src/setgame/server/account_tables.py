@@ -1,6 +1,6 @@
 """The tables of player accounts (``accounts.py``), apart from ``storage.py``'s so that both
 the storage (retention, restoring seats) and the accounts can use them. Their history is
-in ``migrations/versions`` (``0002``, ``0003``, ``0006``, ``0010``)."""
+in ``migrations/versions`` (``0002``, ``0003``, ``0006``, ``0010``, ``0012``)."""
 
 from __future__ import annotations
 
@@ -101,4 +101,15 @@ server_keys = sa.Table(
     # the daily puzzle's cards and the address hashes depend on it (server/keys.py)
     sa.Column("name", sa.String(16), primary_key=True),
     sa.Column("value", sa.String(128), nullable=False),
+)
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    # one row per signed-in browser (account_api.py): the cookie holds a random token, the
+    # table its SHA-256 (a copy of the table signs nobody in); deleted by signing out (this
+    # one, or all of the account's), by a password change (the others) and with the account
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("account", sa.String(16), sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False, index=True),
 )

@@ -1,20 +1,23 @@
 """Player accounts: a guest claims a name with a password, and signs in with it anywhere.
 
 Playing needs no account. An account is a claimed name (its :func:`names.name_key` unique, so
-no two accounts hold lookalike names) and an argon2id hash of its password (argon2-cffi, its
-default parameters: RFC 9106's low-memory choice, 64 MiB; measured 160-200 ms a hash on
-the busy 2-core test machine), run in a thread, at most :data:`HASHES_AT_ONCE` at once so
-that a burst of sign-ins cannot take every core or much memory). Deleting an account
-deletes its name, its hash and the links to its seats, and renames its seats in every
-stored game to :data:`ANONYMOUS`: the games stay.
+no two accounts hold lookalike names) and an argon2id hash of its password (argon2-cffi:
+RFC 9106's low-memory choice, 64 MiB and 3 passes, in one lane: measured 160-200 ms of a core
+a hash on the busy 2-core test machine), run in a thread through the fair, bounded
+:class:`hashing.HashQueue` so that a burst of sign-ins cannot take the cores the rooms need
+nor make an honest player wait behind it. A hash made with other parameters (four lanes,
+before) is made again at its next successful sign-in. Deleting an account deletes its name,
+its hash and the links to its seats, and renames its seats in every stored game to
+:data:`ANONYMOUS`: the games stay.
 
 The HTTP side (routes, the session cookie, rate limits) is ``account_api.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import functools
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -33,9 +36,12 @@ from setgame.server.account_tables import (
     player_games,
     puzzle_starts,
     ratings,
+    sessions,
     solo_games,
 )
 from setgame.server.chat_tables import chat_lines
+from setgame.server.hashing import HashQueue
+from setgame.server.limits import Limits
 from setgame.server.moderation_tables import roles
 from setgame.server.names import NameRefused, bot_like, check_name, name_key
 from setgame.server.storage import Storage, Write, actions, games, seats
@@ -46,10 +52,9 @@ ANONYMOUS: Final = "Deleted player"
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
 """Characters; a longer one is refused before it is hashed."""
-HASHES_AT_ONCE: Final = 2
 
-_hasher: Final = PasswordHasher()
-_gate: dict[int, asyncio.Semaphore] = {}
+_hasher: Final = PasswordHasher(parallelism=1)
+"""One lane: a hash takes one thread, not four, beside the event loop's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,30 +67,16 @@ class Account:
     epoch: int
 
 
-async def _hash(password: str) -> str:
-    async with _semaphore():
-        return await asyncio.to_thread(_hasher.hash, password)
-
-
-async def _verify(stored: str, password: str) -> bool:
-    def check() -> bool:
-        try:
-            return _hasher.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            return False
-
-    async with _semaphore():
-        return await asyncio.to_thread(check)
-
-
-def _semaphore() -> asyncio.Semaphore:
-    """One per event loop (tests run several loops in one process)."""
-    loop = id(asyncio.get_running_loop())
-    gate = _gate.get(loop)
-    if gate is None:
-        _gate.clear()
-        gate = _gate[loop] = asyncio.Semaphore(HASHES_AT_ONCE)
-    return gate
+def _check(stored: str | None, password: str) -> tuple[bool, str | None]:
+    """Whether ``password`` matches ``stored`` (None: an unknown name), and a new hash when
+    the stored one was made with other parameters (in a thread: it takes a hash or two)."""
+    try:
+        ok = _hasher.verify(stored or _dummy(), password)
+    except (VerificationError, InvalidHashError):
+        return False, None
+    if stored is None or not ok or not _hasher.check_needs_rehash(stored):
+        return ok and stored is not None, None
+    return True, _hasher.hash(password)
 
 
 @functools.cache
@@ -124,9 +115,15 @@ def guest_name(name: object, words: WordFilter | None = None) -> str:
 class Accounts:
     """The accounts of one server's database."""
 
-    def __init__(self, storage: Storage, words: WordFilter | None = None) -> None:
+    def __init__(
+        self, storage: Storage, words: WordFilter | None = None, hashing: HashQueue | None = None
+    ) -> None:
         self.storage = storage
         self.words = default_filter() if words is None else words
+        self.hashing = HashQueue(Limits()) if hashing is None else hashing
+
+    async def _hash(self, host: str, password: str) -> str:
+        return await self.hashing.run(host, functools.partial(_hasher.hash, password))
 
     async def _one(self, query: sa.Select[Any]) -> Account | None:
         async with self.storage.reading() as conn:
@@ -146,16 +143,17 @@ class Accounts:
         """The account holding ``name`` or a lookalike of it."""
         return await self._one(accounts.select().where(accounts.c.key == name_key(name)))
 
-    async def claim(self, name: object, password: str) -> Account:
+    async def claim(self, name: object, password: str, host: str = "?") -> Account:
         """A new account; :class:`NameRefused` for a name taken (or like one), a bot's, or a
-        short password."""
+        short password; :class:`hashing.Busy` when ``host`` must wait for its hash."""
         text = guest_name(name, self.words)
         check_password(password)
         taken = await self.by_name(text)
         if taken is not None:
             raise _taken(text, taken)
         account = Account(
-            secrets.token_hex(8), text, name_key(text), await _hash(password), time.time(), 0
+            secrets.token_hex(8), text, name_key(text), await self._hash(host, password),
+            time.time(), 0,
         )
         try:
             await self.storage.write((accounts.insert().values(_values(account)), {}))
@@ -163,19 +161,59 @@ class Accounts:
             raise NameRefused("name_taken", f"{text!r} has just been claimed") from None
         return account
 
-    async def verify(self, name: str, password: str) -> Account | None:
-        """The account of ``name`` if ``password`` is its password, else None."""
+    async def verify(self, name: str, password: str, host: str = "?") -> Account | None:
+        """The account of ``name`` if ``password`` is its password, else None (an unknown
+        name costs a hash too, so that the time taken tells nothing)."""
         account = await self.by_name(name)
-        ok = await _verify(account.password if account else _dummy(), password)
-        return account if ok and account is not None else None
+        work = functools.partial(_check, account.password if account else None, password)
+        ok, fresh = await self.hashing.run(host, work)
+        if not ok or account is None:
+            return None
+        if fresh is not None:  # made with older parameters: keep the new hash
+            query = accounts.update().where(accounts.c.id == account.id).values(password=fresh)
+            await self.storage.write((query, {}))
+            account = dataclasses.replace(account, password=fresh)
+        return account
 
-    async def change_password(self, account: Account, new: str) -> Account:
-        """Set a new password; the epoch moves on, ending every other session."""
+    async def change_password(
+        self, account: Account, new: str, host: str = "?", keep: str | None = None
+    ) -> Account:
+        """Set a new password, ending every session of the account but ``keep`` (a token)."""
         check_password(new)
-        changed = {"password": await _hash(new), "epoch": account.epoch + 1}
+        changed = {"password": await self._hash(host, new), "epoch": account.epoch + 1}
         query = accounts.update().where(accounts.c.id == account.id).values(changed)
-        await self.storage.write((query, {}))
+        await self.storage.write((query, {}), _end_sessions(account.id, keep))
         return Account(**(_values(account) | changed))
+
+    # -- sessions: a random token in the cookie, its digest here (one row per browser) --------
+
+    async def open_session(self, account: Account, seconds: float) -> str:
+        """A new session of ``account`` lasting ``seconds``: its token, for the cookie. The
+        sessions that have expired (anyone's) are deleted in the same write."""
+        token, now = secrets.token_urlsafe(24), time.time()
+        row = {"id": _digest(token), "account": account.id, "created": now,
+               "expires": now + seconds}
+        await self.storage.write(
+            (sessions.delete().where(sessions.c.expires < now), {}),
+            (sessions.insert().values(row), {}),
+        )
+        return token
+
+    async def by_session(self, token: str) -> Account | None:
+        """The account whose session ``token`` is, while the session lasts."""
+        query = (
+            accounts.select()
+            .join(sessions, sessions.c.account == accounts.c.id)
+            .where(sessions.c.id == _digest(token), sessions.c.expires > time.time())
+        )
+        return await self._one(query)
+
+    async def end_session(self, token: str) -> None:
+        await self.storage.write((sessions.delete().where(sessions.c.id == _digest(token)), {}))
+
+    async def end_sessions(self, account: Account) -> None:
+        """Sign the account out everywhere."""
+        await self.storage.write(_end_sessions(account.id))
 
     async def delete(self, account: Account) -> None:
         """Delete the account and its personal data; its games stay under :data:`ANONYMOUS`."""
@@ -194,20 +232,41 @@ class Accounts:
         writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
         writes.append((roles.delete().where(roles.c.account == account.id), {}))
         writes.append((puzzle_starts.delete().where(puzzle_starts.c.who == f"a:{account.id}"), {}))
+        writes.append(_end_sessions(account.id))
         writes.append((accounts.delete().where(accounts.c.id == account.id), {}))
         await self.storage.write(*writes)
 
 
-async def signed_in(conn: HTTPConnection) -> Account | None:
-    """The account of the request's (or websocket's) session, if it is still valid."""
+SESSION_KEY: Final = "session"
+"""The key of the session token in the signed cookie (``account_api.py``)."""
+
+
+def session_token(conn: HTTPConnection) -> str | None:
+    """The session token the request's (or websocket's) cookie carries, if any."""
     session = conn.scope.get("session")
-    if not session or not isinstance(session.get("account"), str):
+    token = session.get(SESSION_KEY) if session else None
+    return token if isinstance(token, str) and len(token) <= 64 else None
+
+
+async def signed_in(conn: HTTPConnection) -> Account | None:
+    """The account of the request's (or websocket's) session, while it lasts on the server
+    (signing out, everywhere, or a password change elsewhere ends it)."""
+    token = session_token(conn)
+    if token is None:
         return None
     store: Accounts = conn.app.state.accounts
-    account = await store.by_id(session["account"])
-    if account is None or session.get("epoch") != account.epoch:
-        return None
-    return account
+    return await store.by_session(token)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _end_sessions(account: str, keep: str | None = None) -> Write:
+    where = sessions.c.account == account
+    if keep is not None:
+        where = sa.and_(where, sessions.c.id != _digest(keep))
+    return (sessions.delete().where(where), {})
 
 
 async def seat_name(

@@ -425,13 +425,28 @@ def words_of(lang: str) -> dict[str, Any]:
     return {"lang": lang, "cards": cards, "flaws": flaws, "attributes": attributes}
 
 
+HEALTH_SECONDS: Final = 1.0
+"""An answer of ``/api/health`` is reused this long: a flood of checks asks the database
+(and Redis) once a second at most."""
+
+
 async def health(request: Request) -> Response:
-    """200 while the server can store games; 503 after a storage fault (see the log)."""
-    storage: Storage = request.app.state.storage
-    rooms = len(_rooms(request).rooms)
-    if storage.fault is not None:
-        body = {"ok": False, "rooms": rooms, "error": "storage fault: see the server log"}
-        return JSONResponse(body, status_code=503)
+    """200 while the database (and a cluster's Redis) answers; else 503 naming which does
+    not (the cause is in the log)."""
+    loop = asyncio.get_running_loop()
+    cached: tuple[float, list[str]] | None = getattr(request.app.state, "health", None)
+    if cached is None or loop.time() - cached[0] > HEALTH_SECONDS:
+        async with request.app.state.health_lock:
+            cached = request.app.state.health
+            if cached is None or loop.time() - cached[0] > HEALTH_SECONDS:
+                cached = request.app.state.health = (loop.time(), await _rooms(request).down())
+    rooms, down = len(_rooms(request).rooms), cached[1]
+    if request.app.state.storage.fault is not None and "database" not in down:
+        down = ["database", *down]  # a failed write is known at once, without asking
+    if down:
+        error = " and ".join(down) + " not answering: see the server log"
+        return JSONResponse({"ok": False, "rooms": rooms, "down": down, "error": error},
+                            status_code=503)
     return JSONResponse({"ok": True, "rooms": rooms})
 
 
@@ -527,6 +542,7 @@ def build(
                 await rooms.node.close()  # type: ignore[attr-defined]
             await rooms.close()
             await storage.close()
+            app.state.accounts.hashing.close()
 
     middleware = proxy_middleware(limits) + account_api.middleware(limits)
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
@@ -538,4 +554,5 @@ def build(
     app.state.web = web
     app.state.bind_host = bind_host
     app.state.creators = {}
+    app.state.health, app.state.health_lock = None, asyncio.Lock()
     return app

@@ -15,9 +15,10 @@ import time
 import weakref
 from collections.abc import Callable
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 
 from setgame.server.limits import Limits, networks
 from setgame.server.memory import CHURN
@@ -86,6 +87,20 @@ def address_group(host: str) -> str:
     if address.ipv4_mapped is not None:
         return str(address.ipv4_mapped)
     return str(ipaddress.IPv6Network((int(address), 64), strict=False))
+
+
+def foreign_origin(conn: HTTPConnection) -> str | None:
+    """Why a request or websocket handshake is cross-site, or None: its ``Origin`` (sent by
+    every browser on a websocket handshake and a POST) names another site than its ``Host``
+    (another scheme's port, another port or subdomain of the same host is another site). A
+    client that sends no ``Origin`` is no browser, so it carries no victim's cookie."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return None
+    host = conn.headers.get("host", "")
+    if urlsplit(origin).netloc.lower() == host.lower():
+        return None
+    return f"a request from {origin[:100]!r} to {host[:100]!r} is cross-site"
 
 
 # --- request bodies ---------------------------------------------------------------------------
@@ -210,10 +225,30 @@ class Doorman:
                 del self.buckets[host]
 
 
+class Lingering:
+    """A connection's transport as uvicorn's HTTP protocol sees it: the same, but its
+    ``close`` asks the protocol (:meth:`Guarded.close_or_linger`) first."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: Any) -> None:
+        self.real, self.protocol = transport, protocol
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def close(self) -> None:
+        self.protocol.close_or_linger()
+
+    def is_closing(self) -> bool:
+        return bool(self.protocol.lingering) or self.real.is_closing()
+
+
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with two guards: a per-address connection cap and a deadline
+    """uvicorn's HTTP protocol with three guards: a per-address connection cap, a deadline
     (``header_seconds``) for each request head, so that a silent or trickling connection
-    (plain HTTP or a websocket handshake) is closed instead of held."""
+    (plain HTTP or a websocket handshake) is closed instead of held, and a lingering close
+    after a refused body (``linger_bytes``, ``linger_seconds``): a client that sends a body
+    too big reads its 413 instead of a connection reset (closing a socket with unread data
+    sends a reset, which loses the answer the client has not read yet)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     doorman = Doorman(limits)
@@ -222,14 +257,60 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
     class Guarded(base):  # type: ignore[misc]
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
+        lingering: asyncio.TimerHandle | None = None
+        _drained = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             if not doorman.admit(transport):  # refused before uvicorn sets anything up
                 self._refused = True
                 transport.abort()
                 return
-            super().connection_made(transport)
+            self._real = transport
+            super().connection_made(Lingering(transport, self))
             self._arm()
+
+        def close_or_linger(self) -> None:
+            """Close; but while the client is still sending a request body nobody will read
+            (the answer said ``connection: close``), send the answer's end (a FIN) and read
+            and drop what comes, up to the bounds, before closing."""
+            real, cycle = self._real, self.cycle
+            if self.lingering is not None or real.is_closing():
+                return
+            if cycle is None or not cycle.more_body or not real.can_write_eof():
+                real.close()
+                return
+            if self._deadline is not None:
+                self._deadline.cancel()
+            real.write_eof()  # the answer is whole: the client may read it now
+            real.resume_reading()  # uvicorn may have paused reading the body
+            self.lingering = self.loop.call_later(limits.linger_seconds, self._cut)
+
+        def _cut(self) -> None:
+            BITES("linger_seconds", f"{self._peer()} sent a refused body too long")
+            self._real.abort()
+
+        def data_received(self, data: bytes) -> None:
+            if self.lingering is None:
+                super().data_received(data)
+                return
+            self._drained += len(data)  # a refused body: dropped unread
+            if self._drained > limits.linger_bytes:
+                BITES("linger_bytes", f"{self._peer()} sent a refused body too big to drain")
+                self._real.abort()
+
+        def eof_received(self) -> bool | None:
+            if self.lingering is not None:  # the client has sent all: done
+                self._real.close()
+                return False
+            result: bool | None = super().eof_received()
+            return result
+
+        def handle_websocket_upgrade(self) -> None:
+            self.transport = self._real  # a websocket closes as it is told
+            super().handle_websocket_upgrade()
+
+        def _peer(self) -> str:
+            return str(self.client[0]) if self.client else "?"
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -240,8 +321,9 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             CHURN.close()  # not called here once upgraded: a websocket counts at its end
             if self._refused:
                 return
-            if self._deadline is not None:
-                self._deadline.cancel()
+            for timer in (self._deadline, self.lingering):
+                if timer is not None:
+                    timer.cancel()
             super().connection_lost(exc)
 
         def _arm(self) -> None:

@@ -70,6 +70,17 @@ class Limits:
         metadata={"min": 1, "max": 300, "doc": "seconds a request body has to arrive whole; "
                   "a slower one gets 408"},
     )
+    linger_bytes: int = field(
+        default=64 * 1_048_576,
+        metadata={"min": 0, "max": 1 << 34, "doc": "bytes of a refused request body (413) "
+                  "read and dropped after the answer, so that a client still sending reads "
+                  "the answer instead of a reset (a lingering close, as nginx's)..."},
+    )
+    linger_seconds: float = field(
+        default=10.0,
+        metadata={"min": 0.0, "max": 300.0, "doc": "...for at most this long; then the "
+                  "connection is cut"},
+    )
     json_depth: int = field(
         default=16,
         metadata={"min": 4, "max": 256, "doc": "deepest nesting of arrays and objects in a "
@@ -199,6 +210,32 @@ class Limits:
         metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them sign-ins "
                   "to that name get 429 rate_limited"},
     )
+    hashes_at_once: int = field(
+        default=1,
+        metadata={"min": 1, "max": 64, "doc": "password hashes (argon2id, 64 MiB and about "
+                  "0.2 s of a core each) computed at once; the others wait in a queue..."},
+    )
+    hash_nice: int = field(
+        default=10,
+        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
+                  "the hashing threads run, so that the event loop serving the rooms comes "
+                  "first; 0 on a machine shared with busier work, where hashes would starve..."},
+    )
+    signin_queue: int = field(
+        default=32,
+        metadata={"min": 1, "max": 10_000, "doc": "...of at most this many requests; a "
+                  "request finding it full gets 503 busy at once (with Retry-After)..."},
+    )
+    signin_queue_per_client: int = field(
+        default=2,
+        metadata={"min": 1, "max": 10_000, "doc": "...of which one client address holds at "
+                  "most this many places (the address that asked least lately goes first)..."},
+    )
+    signin_queue_seconds: float = field(
+        default=10.0,
+        metadata={"min": 0.1, "max": 300.0, "doc": "...and where none waits longer than "
+                  "this (then 503 busy)"},
+    )
     session_days: float = field(
         default=30.0,
         metadata={"min": 0.01, "max": 400.0, "doc": "days a sign-in lasts; then the browser "
@@ -206,7 +243,8 @@ class Limits:
     )
     secure_cookie: bool = field(
         default=False,
-        metadata={"doc": "send the session cookie over HTTPS only (set it behind a TLS proxy)"},
+        metadata={"doc": "send the session cookie over HTTPS only, always (without it: when "
+                  "the request came over TLS, also as a trusted proxy's X-Forwarded-Proto says)"},
     )
 
     # -- chat (chat.py) ------------------------------------------------------------------------

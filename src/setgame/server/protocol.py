@@ -24,6 +24,8 @@ CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
 CLOSE_SERVER_ERROR: Final = 1011
 CLOSE_TRY_LATER: Final = 1013
+CLOSE_BAD_ORIGIN: Final = 4001
+"""A handshake from another site's page (``edge.foreign_origin``)."""
 CLOSE_BANNED: Final = 4003
 """A banned player's sockets, closed as the ban is made (``moderation_api.turn_away``)."""
 CLOSE_NO_ROOM: Final = 4004

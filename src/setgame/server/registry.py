@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -30,7 +30,7 @@ from setgame.server.limits import Limits
 from setgame.server.moderation_tables import is_closed
 from setgame.server.puzzle import utc_now
 from setgame.server.rooms import Room, engine_settings, new_id
-from setgame.server.storage import RoomRecord, Storage, StorageError
+from setgame.server.storage import OUTAGES, RoomRecord, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,12 @@ class Rooms:
     puzzle_key: bytes = b""  # deals the daily puzzles (keys.py; set at start, before rooms)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock)
     _sweeper: asyncio.Task[None] | None = None
+    outages: ClassVar[tuple[type[BaseException], ...]] = OUTAGES
+    """What loading a room may raise while the storage (or a cluster's Redis) is down."""
+
+    async def down(self) -> list[str]:
+        """The services this process needs that do not answer now (``/api/health``)."""
+        return [] if await self.storage.ping() else ["database"]
 
     def get(self, rid: str) -> Room | None:
         """The room if it is in memory (see :meth:`load`)."""

@@ -22,7 +22,7 @@ from setgame.rules.game import GameError
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
 from setgame.server.chat import ChatBounds, chat_of
-from setgame.server.edge import BITES, client_host
+from setgame.server.edge import BITES, client_host, foreign_origin
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
 from setgame.server.moderation import Banned, Bans
@@ -38,6 +38,8 @@ BURST: Final = 40.0
 """...and at once."""
 GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
+STORAGE_UNAVAILABLE: Final = "storage_unavailable"
+"""The reason of a 1011 close when the database (or a cluster's Redis) is down."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
 
@@ -49,6 +51,10 @@ class TokenBucket:
         self.rate, self.burst = rate, burst
         self.tokens = burst
         self.stamp = time.monotonic()
+
+    def full(self) -> bool:
+        """Whether it has refilled: as good as a new one."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -197,6 +203,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
     lobby: Lobby = ws.app.state.lobby
     await ws.accept()
+    cross_site = foreign_origin(ws)
+    if cross_site is not None:  # another site's page, maybe with our player's cookie
+        BITES("websocket_origin", cross_site)
+        await ws.close(p.CLOSE_BAD_ORIGIN, "bad_origin")
+        CHURN.close()
+        return
     conn = SocketConnection(ws, ws.app.state.limits)
     refused = lobby.enter(conn.host)
     if refused is not None:
@@ -204,7 +216,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(p.CLOSE_TRY_LATER, "too many connections waiting for hello")
         return
     try:
-        room = await rooms.load(ws.path_params["room_id"])
+        try:
+            room = await rooms.load(ws.path_params["room_id"])
+        except rooms.outages as exc:  # the cause to the log, a named close to the client
+            log.error("a handshake to room %r: storage unavailable: %s",
+                      ws.path_params["room_id"][:64], exc)
+            await ws.close(p.CLOSE_SERVER_ERROR, STORAGE_UNAVAILABLE)
+            return
         if room is None:
             await ws.close(p.CLOSE_NO_ROOM, "no such room")
             return

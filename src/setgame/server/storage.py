@@ -108,6 +108,13 @@ class StorageError(ValueError):
     """A database that cannot be used; the message names the database and the cause."""
 
 
+OUTAGES: Final = (StorageError, sa.exc.SQLAlchemyError, OSError, TimeoutError)
+"""What a database that is down (or cut off) may raise on the way to the caller: the storage
+names most as :class:`StorageError`; a driver's connection error may come unwrapped."""
+PING_SECONDS: Final = 2.0
+"""How long :meth:`Storage.ping` waits for the database."""
+
+
 class Fenced(StorageError):
     """A write of a room whose fencing token is no longer the stored one: another process
     took the room over (``docs/cluster.md``); nothing of the transaction was written."""
@@ -528,6 +535,19 @@ class Storage:
         each statement carries its own values (params ``{}``). With ``room``, they are
         fenced as the room's own writes are (:class:`Fenced` from a stale owner)."""
         await self._submit(*self._fence(room), *writes)
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query within :data:`PING_SECONDS` (and
+        no write has failed: ``fault``); the cause of a failure goes to the log."""
+        if self.fault is not None:
+            return False
+        try:
+            async with asyncio.timeout(PING_SECONDS), self._reading() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+        except OUTAGES as exc:
+            log.error("%s does not answer: %s", self.where, _cause(exc) or type(exc).__name__)
+            return False
+        return True
 
     def reading(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
         """A connection for other modules' reads; errors name the database."""

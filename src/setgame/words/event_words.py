@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from setgame.rules.variants import CLASSIC, Variant, VariantError, find_variant
@@ -42,7 +42,7 @@ def tr(message: str, lang: str = "en", /, **fields: object) -> str:
 
 def seconds_text(seconds: float, lang: str) -> str:
     """Seconds with one decimal, as ``lang`` writes numbers: "4,2 с"."""
-    return tr("{seconds} s", lang, seconds=format_number(lang, seconds, 1))
+    return tr("unit.seconds", lang, n=format_number(lang, seconds, 1))
 
 
 def player_name(player: Mapping[str, Any], you: object, lang: str) -> str:
@@ -77,37 +77,23 @@ def player_names(view: Mapping[str, Any], lang: str) -> dict[str, str]:
 
 
 def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str | None:
-    """What the screen says about one engine event, or None when the table shows it all."""
-    names = player_names(view, lang)
+    """What the terminal says about one engine event (its lines), or None when the table
+    shows it all."""
     kind = event.get("type")
     player = event.get("player")
-    name = names.get(str(player), str(player))
-    cards = " ".join(event.get("cards") or ())
     mine = player is not None and player == view.get("you")
-    if kind == "set_taken":
-        return _taken(event, view, name, cards, mine, lang)
-    if kind == "wrong_call":
-        return _wrong_call(event, view, name, cards, mine, lang)
-    if kind == "more_cards_asked":
-        if event.get("penalty") and view.get("mode") == "solo":
-            return tr("Three more cards: you lose a point", lang)
-        return tr("Three more cards", lang)
-    if kind == "cards_added" and event.get("why") != "request":
-        return _cards_added(event, view, lang)
-    if kind == "no_set_declared" and not mine:
-        return tr("ev.declared", lang, name=name)
-    if kind == "round_over" and view.get("phase") == "round_over":
-        # the holder bar says to press Enter: here, the round's scores (at the match's end
-        # the match's result says it all)
-        return _round_over(event, names, lang)
-    if kind == "match_over":
-        return _match_over(event, names, lang) + _daily_result(event, view, lang)
+    if kind in _TABLE_SHOWS or (kind == "cards_added" and event.get("why") == "request"):
+        return None  # the table shows it (a request's cards: more_cards_asked said it)
+    if kind in ("no_set_declared", "left") and mine:
+        return None
+    if kind == "round_over" and view.get("phase") != "round_over":
+        return None  # the holder bar says to press Enter
     if kind == "error":
         return error_message(event.get("code"), str(event.get("message")), lang, view)
-    if kind == "left" and not mine:
-        return tr("ev.left", lang, name=name)
-    if kind == "presence" and not mine and _seated(view, player):
-        # the server also reports the connection of a seat that has just left: not a drop
+    if kind == "presence":
+        if mine or not _seated(view, player):
+            return None  # the server also reports the connection of a seat that has just left
+        name = player_names(view, lang).get(str(player))
         if event.get("connected"):
             return tr("{name} is back", lang, name=name)
         return tr("{name} lost the connection", lang, name=name)
@@ -115,24 +101,179 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         return connection_message(event, lang)
     if kind == "reconnected":
         return tr("Connected again", lang)
-    return None
+    lines = event_lines(event, view, lang, cards=_codes)
+    if kind == "wrong_call" and len(lines) > 2:
+        # what the wrong call cost, whole sentences, on one line under the explanation
+        lines = [lines[0], " ".join(lines[1:])]
+    return "\n".join(lines) if lines else None
 
 
-def _taken(
-    event: Mapping[str, Any], view: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str
-) -> str:
-    if variant_of(view).kind.name == "set":
-        if mine:
-            text = tr("A set! {cards}", lang, cards=cards)
-        else:
-            text = tr("ev.set", lang, name=name) + ": " + cards
-    elif mine:
-        text = tr("Found! {cards}", lang, cards=cards)
+#: Events the terminal's table shows by itself: no line for them there.
+_TABLE_SHOWS: Final = frozenset(
+    {"joined", "call_cancelled", "round_started", "called", "card_turned", "lockouts_lifted"}
+)
+
+
+def _codes(codes: object) -> str:
+    """Cards as the terminal writes them: their codes."""
+    return " ".join(str(code) for code in codes or ()) if isinstance(codes, list | tuple) else ""
+
+
+class _Said:
+    """One event as its lines see it: who, whether it is the viewer's, the variant."""
+
+    def __init__(
+        self,
+        event: Mapping[str, Any],
+        view: Mapping[str, Any],
+        lang: str,
+        cards: Callable[[object], str],
+    ) -> None:
+        self.event, self.view, self.lang, self.cards = event, view, lang, cards
+        self.names = player_names(view, lang)
+        player = event.get("player")
+        self.name = self.names.get(str(player), str(player))
+        self.mine = player is not None and player == view.get("you")
+        self.variant = variant_of(view)
+
+    def say(self, message: str, **fields: object) -> str:
+        return tr(message, self.lang, **fields)
+
+    def seconds(self, value: object) -> str:
+        return seconds_text(float(value), self.lang) if isinstance(value, int | float) else ""
+
+
+def event_lines(
+    event: Mapping[str, Any],
+    view: Mapping[str, Any],
+    lang: str,
+    cards: Callable[[object], str] = _codes,
+) -> list[str]:
+    """What one engine event says, line by line: each line is one whole catalog message
+    with its fields filled in, never pieces joined. The web client words each event with
+    the same messages (``web/static/js/events.js``, checked by ``tests/test_event_words.py``):
+    a wording fix is one change in the catalog. ``cards`` writes a list of cards."""
+    wording = _LINES.get(str(event.get("type")))
+    return wording(_Said(event, view, lang, cards)) if wording else []
+
+
+def _taken(s: _Said) -> list[str]:
+    cards = s.cards(s.event.get("cards"))
+    if s.variant.kind.name == "set":
+        line = (
+            s.say("ev.set.you", cards=cards)
+            if s.mine
+            else s.say("ev.set", name=s.name, cards=cards)
+        )
+    elif s.mine:
+        line = s.say("ev.found.you", cards=cards)
     else:
-        text = tr("{name} found: {cards}", lang, name=name, cards=cards)
-    if event.get("reshuffled"):  # Shuffle
-        text += "\n" + tr("ev.reshuffled", lang) + "."
-    return text
+        line = s.say("ev.found", name=s.name, cards=cards)
+    return [line, s.say("ev.reshuffled")] if s.event.get("reshuffled") else [line]  # Shuffle
+
+
+def _wrong_call(s: _Said) -> list[str]:
+    event = s.event
+    if event.get("reason") == "timeout":
+        return [s.say("ev.late", name=s.name), *_costs(s)]
+    cards = s.cards(event.get("cards"))
+    flaws = event.get("flaws")
+    if not flaws:
+        return [s.say("ev.wrong", name=s.name), *_costs(s)]
+    verdict = verdict_text(event, s.variant, s.lang)
+    if s.mine:
+        line = s.say("ev.wrong.you", cards=cards, verdict=verdict)
+    else:
+        line = s.say("ev.wrong.verdict", name=s.name, cards=cards, verdict=verdict)
+    face_down = [s.say("ev.facedown")] if s.variant.flow.face_down else []  # Memory
+    return [line, *face_down, *_costs(s)]
+
+
+def _costs(s: _Said) -> list[str]:
+    """What a wrong call cost, a line each: a point, time, a lockout, a wait."""
+    event, lines = s.event, []
+    if event.get("point_lost"):
+        lines.append(s.say("ev.pointlost.you") if s.mine else s.say("ev.pointlost", name=s.name))
+    elif event.get("penalty") in ("point", "both"):
+        lines.append(s.say("ev.nopoint"))  # a point penalty, but no set won yet
+    if isinstance(added := event.get("penalty_seconds"), int | float) and added > 0:
+        lines.append(s.say("ev.penaltytime", seconds=s.seconds(added)))  # Puzzle: time
+    if event.get("locked"):
+        lines.append(lockout_text(s.view, None if s.mine else s.name, s.lang))
+    if isinstance(wait := event.get("cooldown"), int | float) and wait > 0:  # fair call
+        seconds = s.seconds(wait)
+        if s.mine:
+            lines.append(s.say("ev.cooldown.you", seconds=seconds))
+        else:
+            lines.append(s.say("ev.cooldown", name=s.name, seconds=seconds))
+    return lines
+
+
+def _more_asked(s: _Said) -> list[str]:
+    penalty = s.event.get("penalty")
+    if not isinstance(penalty, int) or penalty <= 0:
+        return [s.say("ev.more.none")]
+    if s.view.get("mode") == "solo":
+        return [s.say("ev.more.solo")]
+    return [ngettext(s.lang, "ev.more.one", "ev.more.other", penalty)]
+
+
+def _cards_added(s: _Said) -> list[str]:
+    """Three more cards; after a "no set" vote with a group on the table, which it was."""
+    table = s.event.get("table")
+    if not isinstance(table, list):  # an event from before it carried the table
+        table = s.view.get("table") or []
+    count = len(table)
+    lines = [ngettext(s.lang, "ev.added.one", "ev.added.other", count)]
+    if missed := s.event.get("missed"):
+        cards = s.cards(missed)
+        if s.variant.kind.name == "set":
+            lines.append(s.say("ev.missed", cards=cards))
+        else:
+            lines.append(s.say("ev.missed.group", cards=cards))
+    return lines
+
+
+def _round_over(s: _Said) -> list[str]:
+    scores, number = s.event.get("scores"), s.event.get("round", 1)
+    if not isinstance(scores, Mapping) or not scores:
+        return [s.say("ev.roundover", n=number)]
+    said = ", ".join(f"{s.names.get(str(pid), str(pid))} {score}" for pid, score in scores.items())
+    return [s.say("ev.roundover.scores", round=number, scores=said)]
+
+
+def _match_over(s: _Said) -> list[str]:
+    if isinstance(s.event.get("solo"), Mapping):
+        return _solo_over(s)
+    winners = [s.names.get(str(w), str(w)) for w in s.event.get("winners") or ()]
+    # ties share the win: worded for as many winners as there are
+    return [ngettext(s.lang, *MATCH_OVER, len(winners), names=", ".join(winners))]
+
+
+def _round_started(s: _Said) -> list[str]:
+    dealer = s.event.get("dealer")
+    name = s.names.get(str(dealer), str(dealer))
+    return [s.say("ev.round", n=s.event.get("round"), of=s.event.get("rounds"), name=name)]
+
+
+#: Each event type's lines. The web client's ``events.js`` has one function per type with
+#: the same messages (a test compares them).
+_LINES: Final[dict[str, Callable[[_Said], list[str]]]] = {
+    "joined": lambda s: [s.say("ev.joined", name=s.event.get("name") or s.name)],
+    "left": lambda s: [s.say("ev.left", name=s.name)],
+    "call_cancelled": lambda s: [s.say("ev.cancelled", name=s.name)],
+    "round_started": _round_started,
+    "called": lambda s: [s.say("ev.called", name=s.name)],
+    "more_cards_asked": _more_asked,
+    "no_set_declared": lambda s: [s.say("ev.declared", name=s.name)],
+    "set_taken": _taken,
+    "card_turned": lambda s: [s.say("ev.turned", name=s.name, card=s.cards([s.event.get("card")]))],
+    "wrong_call": _wrong_call,
+    "lockouts_lifted": lambda s: [s.say("ev.lifted")],
+    "cards_added": _cards_added,
+    "round_over": _round_over,
+    "match_over": _match_over,
+}
 
 
 def _seated(view: Mapping[str, Any], player: object) -> bool:
@@ -175,128 +316,38 @@ def connection_message(event: Mapping[str, Any], lang: str) -> str:
     )
 
 
-def _round_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
-    scores = event.get("scores")
-    if not isinstance(scores, Mapping) or not scores:
-        return tr("ev.roundover", lang, n=event.get("round", 1))
-    said = ", ".join(f"{names.get(str(pid), str(pid))} {score}" for pid, score in scores.items())
-    return tr("Round {round} over: {scores}", lang, round=event.get("round", 1), scores=said)
-
-
-def _cards_added(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
-    """Three more cards; after a "no set" vote with a group on the table, which it was."""
-    text = tr("Three more cards", lang)
-    missed = event.get("missed")
-    if missed:
-        cards = " ".join(str(code) for code in missed)
-        if variant_of(view).kind.name == "set":
-            text += ". " + tr("ev.missed", lang, cards=cards)
-        else:
-            text += ". " + tr("There was a group on the table: {cards}", lang, cards=cards)
-    return text
-
-
-def _wrong_call(
-    event: Mapping[str, Any], view: Mapping[str, Any], name: str, cards: str, mine: bool, lang: str
-) -> str:
-    if event.get("reason") == "timeout":
-        text = tr("{name} picked nothing in time.", lang, name=name)
-    else:
-        variant = variant_of(view)
-        verdict = verdict_text(event, variant, lang)
-        if mine:
-            text = tr("{cards}: {verdict}", lang, cards=cards, verdict=verdict)
-        else:
-            text = tr("{name}: {cards}: {verdict}", lang, name=name, cards=cards, verdict=verdict)
-    penalty = []  # on a line of its own, under the explanation
-    if variant_of(view).flow.face_down and event.get("reason") != "timeout":
-        penalty.append(tr("The cards turn face down again.", lang))
-    added = event.get("penalty_seconds")
-    if isinstance(added, int | float) and added > 0:  # Puzzle: time, not a point
-        seconds = seconds_text(float(added), lang)
-        penalty.append(tr("{seconds} added to your time.", lang, seconds=seconds))
-    if event.get("point_lost"):
-        penalty.append(
-            tr("You lose a point.", lang) if mine else tr("{name} loses a point.", lang, name=name)
-        )
-    if event.get("locked"):
-        penalty.append(lockout_text(view, name if not mine else None, lang))
-    wait = event.get("cooldown")
-    if isinstance(wait, int | float) and wait > 0:  # fair call: the others go first
-        seconds = seconds_text(float(wait), lang)
-        if mine:
-            penalty.append(tr("You may call again in {seconds}.", lang, seconds=seconds))
-        else:
-            penalty.append(
-                tr("{name} may call again in {seconds}.", lang, name=name, seconds=seconds)
-            )
-    return "\n".join([text, " ".join(penalty)]) if penalty else text
-
-
 def lockout_text(view: Mapping[str, Any], name: str | None, lang: str) -> str:
     """Who is locked out (``None``: the viewer) and until when, by the room's lockout rule."""
     settings = view.get("settings") or {}
     cards_too = isinstance(settings, Mapping) and settings.get("lockout_lift") == "set_or_cards"
     if name is None:
-        if cards_too:
-            return tr("You are locked out until someone finds a set or cards are added.", lang)
-        return tr("You are locked out until someone finds a set.", lang)
+        return tr("ev.locked.you.cards", lang) if cards_too else tr("ev.locked.you", lang)
     if cards_too:
-        return tr(
-            "{name} is locked out until someone finds a set or cards are added.", lang, name=name
-        )
-    return tr("{name} is locked out until someone finds a set.", lang, name=name)
+        return tr("ev.locked.cards", lang, name=name)
+    return tr("ev.locked", lang, name=name)
 
 
-def _daily_result(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str:
-    """The daily puzzle's result on a line of its own, to share: the day, the sets found
-    and the time, no card (no spoiler)."""
-    day, solo = (view.get("settings") or {}).get("day"), event.get("solo")
-    if not day or not isinstance(solo, Mapping):
-        return ""
+def _solo_over(s: _Said) -> list[str]:
+    """A game alone: the points and the time, won or not, the time penalties, and the
+    daily puzzle's result to share; a line each."""
+    solo = s.event["solo"]
     clock = format_clock(float(solo.get("seconds") or 0.0))
-    found = int(solo.get("score", 0))
-    return "\n" + ngettext(
-        lang,
-        "SET daily puzzle {day}: {n} set in {clock}",
-        "SET daily puzzle {day}: {n} sets in {clock}",
-        found,
-        day=day,
-        clock=clock,
-    )
-
-
-def _match_over(event: Mapping[str, Any], names: Mapping[str, str], lang: str) -> str:
-    solo = event.get("solo")
-    if solo is not None:
-        clock = format_clock(float(solo.get("seconds") or 0.0))
+    score = int(solo.get("score", 0))
+    lines = [ngettext(s.lang, "ev.solo.over.one", "ev.solo.over.other", score, clock=clock)]
+    if solo.get("won"):
+        lines.append(s.say("ev.solo.won"))
+    else:
         left = int(solo.get("penalties", 0)) - int(solo.get("cancelled", 0))
-        if solo.get("won"):
-            outcome = tr("won", lang)
-        else:
-            outcome = ngettext(
-                lang,
-                "not won: {n} more-cards penalty not cancelled",
-                "not won: {n} more-cards penalties not cancelled",
-                left,
-            )
-        score = int(solo.get("score", 0))
-        text = ngettext(
-            lang,
-            "Game over: {n} point in {clock}, {outcome}.",
-            "Game over: {n} points in {clock}, {outcome}.",
-            score,
-            clock=clock,
-            outcome=outcome,
+        lines.append(ngettext(s.lang, "ev.solo.lost.one", "ev.solo.lost.other", left))
+    penalty = solo.get("penalty_seconds")
+    if isinstance(penalty, int | float) and penalty > 0:  # Puzzle: counted in the time
+        lines.append(s.say("ev.solo.penalties", seconds=s.seconds(penalty)))
+    day = (s.view.get("settings") or {}).get("day")
+    if day:  # the daily puzzle: the day, the sets found and the time, no card (no spoiler)
+        lines.append(
+            ngettext(s.lang, "ev.daily.one", "ev.daily.other", score, day=day, clock=clock)
         )
-        penalty = solo.get("penalty_seconds")
-        if isinstance(penalty, int | float) and penalty > 0:  # Puzzle: counted in the time
-            seconds = seconds_text(float(penalty), lang)
-            text += " " + tr("Penalties included: {seconds}.", lang, seconds=seconds)
-        return text
-    winners = [names.get(str(w), str(w)) for w in event.get("winners") or ()]
-    # ties share the win: worded for as many winners as there are (the web's message too)
-    return ngettext(lang, *MATCH_OVER, len(winners), names=", ".join(winners))
+    return lines
 
 
 #: The match's end, a plural on the number of winners (the keyword ``tn:1,2`` extracts it).

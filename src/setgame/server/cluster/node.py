@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import redis.asyncio as aioredis
 import sqlalchemy as sa
+from redis.exceptions import RedisError
 
 from setgame.rules import game as engine
 from setgame.server import protocol as p
@@ -43,7 +44,7 @@ from setgame.server.cluster.quota import Quota
 from setgame.server.limits import Limits
 from setgame.server.registry import PUBLIC_LIST, Rooms
 from setgame.server.rooms import Room
-from setgame.server.storage import Fenced, RoomRecord, Storage, games
+from setgame.server.storage import PING_SECONDS, Fenced, RoomRecord, Storage, games
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,12 @@ class ClusterRooms(Rooms):
     """The rooms of one process of a cluster (see the module docstring)."""
 
     node: Node
+    outages = (*Rooms.outages, RedisError)
+
+    async def down(self) -> list[str]:
+        """The database's answer and Redis's, asked together."""
+        database, redis_ok = await asyncio.gather(self.storage.ping(), self.node.ping())
+        return [n for n, ok in (("database", database), ("redis", redis_ok)) if not ok]
 
     def _make(self, rid: str, settings: p.RoomSettings) -> Room:
         return OwnedRoom(rid, settings, self.storage)
@@ -209,7 +216,11 @@ class Node:
             await self.client.hdel(LISTED_KEY, self.me)
         for rid, room in list(self.rooms.rooms.items()):
             if isinstance(room, OwnedRoom):
-                await self.leases.release(rid)
+                try:
+                    await self.leases.release(rid)
+                except (RedisError, OSError) as exc:  # Redis is down: the lease runs out
+                    log.warning("cluster: the lease of room %s not let go: %s", rid, exc)
+                    break
                 self._send(room_channel(rid), {"k": "gone", "room": rid})
                 self.quota.release(rid, room.creator)  # its taker counts it server-wide
         with contextlib.suppress(TimeoutError):
@@ -223,6 +234,14 @@ class Node:
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
         await self.client.aclose()
+
+    async def ping(self) -> bool:
+        """Whether Redis answers within :data:`PING_SECONDS` (the cause goes to the log)."""
+        try:
+            return bool(await asyncio.wait_for(self.client.ping(), PING_SECONDS))
+        except (RedisError, OSError, TimeoutError) as exc:
+            log.error("cluster: Redis does not answer: %s", exc or type(exc).__name__)
+            return False
 
     async def _drain(self) -> None:
         while not self._out.empty():

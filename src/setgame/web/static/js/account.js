@@ -15,12 +15,14 @@ const ERRORS = {
   name_word: N_("err.name_word"),
   weak_password: N_("acc.err.weak_password"),
   rate_limited: N_("err.rate_limited"),
+  busy: N_("acc.err.busy"),
   not_signed_in: N_("acc.err.not_signed_in"),
 };
 const DONE = {
   claim: N_("acc.done.claim"),
   signin: N_("acc.done.signin"),
   signout: N_("acc.done.signout"),
+  "signout-everywhere": N_("acc.done.signout.everywhere"),
   password: N_("acc.done.password"),
   delete: N_("acc.done.delete"),
 };
@@ -66,7 +68,9 @@ $("[data-account-form=guest]").addEventListener("submit", (event) => {
   event.preventDefault();
   ask(event.submitter?.dataset.accountAction || "signin", fields(event.target));
 });
-$("[data-account-action=signout]").addEventListener("click", () => ask("signout"));
+for (const action of ["signout", "signout-everywhere"]) {
+  $(`[data-account-action=${action}]`).addEventListener("click", () => ask(action));
+}
 for (const name of ["password", "delete"]) {
   $(`[data-account-form=${name}]`).addEventListener("submit", (event) => {
     event.preventDefault();

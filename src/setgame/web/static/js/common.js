@@ -176,6 +176,21 @@ function applyLook() {
   document.querySelector("[data-control=theme]")?.setAttribute("aria-pressed", String(darkTheme()));
 }
 
+// A touch-only device (a phone, a tablet): no hover, a coarse pointer. Its texts say "tap",
+// never a key (issue 21).
+export const touchOnly = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+// A short buzz on one's own wrong call, where the device can vibrate and the player has not
+// turned it off (on by default: it is only felt by the one who erred).
+export function buzz() {
+  if (pref("vibrate", "1") !== "1") return;
+  try {
+    navigator.vibrate?.(120);
+  } catch {
+    /* refused (no user gesture yet, or a desktop): nothing to feel */
+  }
+}
+
 // Tone for game moments; silent unless the player turned sound on.
 let audio = null;
 export function beep(kind) {
@@ -200,15 +215,16 @@ export function beep(kind) {
   }
 }
 
-function toggle(button, name, onText, apply) {
+function toggle(button, name, onText, apply, fallback = "0") {
+  if (!button) return;
   const sync = () => {
-    const on = pref(name, "0") === "1";
+    const on = pref(name, fallback) === "1";
     button.setAttribute("aria-pressed", String(on));
     button.classList.toggle("on", on);
     if (onText) button.title = t(onText);
   };
   button.addEventListener("click", () => {
-    setPref(name, pref(name, "0") === "1" ? "0" : "1");
+    setPref(name, pref(name, fallback) === "1" ? "0" : "1");
     sync();
     apply?.();
   });
@@ -228,6 +244,12 @@ function buildHeader() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener?.("change", applyLook);
   toggle(header.querySelector("[data-control=colorblind]"), "colorblind", "ui.colorblind", applyLook);
   toggle(header.querySelector("[data-control=sound]"), "sound", "ui.sound");
+  // Vibration only on a touch device that has it (a phone); the button stays hidden elsewhere.
+  const vibrate = header.querySelector("[data-control=vibrate]");
+  if (vibrate && "vibrate" in navigator && touchOnly()) {
+    vibrate.hidden = false;
+    toggle(vibrate, "vibrate", "ui.vibrate", null, "1");
+  }
 }
 
 // Load the strings (and, with cards=true, the card words) and set up the header.

@@ -3,10 +3,11 @@
 // (variant "puzzle", docs/variants.md) through the normal protocol: the server checks
 // every pick, keeps the found sets and the time, and adds 10 seconds for a wrong pick.
 
-import { beep, el, flawText, fmt, getPref, init, lang, N_, t, tn } from "./common.js";
+import { beep, buzz, el, flawText, fmt, getPref, init, lang, N_, t, tn } from "./common.js";
 import { Connection } from "./protocol.js";
 import { chooseLayout, indexForEvent, LAYOUT_NAMES, layoutChoice, loadLayout } from "./keys.js";
 import { cardElement, relabelKeys, renderTable } from "./table.js";
+import { fitTable } from "./fit.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -320,6 +321,7 @@ function onEvents(events) {
       setBanner([t("puzzle.notaset"), why, cost].filter(Boolean).join(" · "), "bad", 4000);
       flash(ev.cards || []);
       beep("wrong");
+      buzz();
     } else if (ev.type === "match_over") {
       beep("end");
     }
@@ -408,6 +410,7 @@ function bind() {
 await init({ cards: true });
 await loadLayout();
 showDays();
+fitTable($("#table"));
 const why = refusal();
 if (why) {
   fail(why);

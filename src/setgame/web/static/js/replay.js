@@ -6,6 +6,7 @@ import { chatItem } from "./chat.js";
 import { el, init, t } from "./common.js";
 import { describe } from "./events.js";
 import { renderTable, rowsFor } from "./table.js";
+import { fitTable } from "./fit.js";
 import { miniTable, renderFound, renderPrevious } from "./variantview.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -50,7 +51,7 @@ function show(i) {
       ),
     ),
   );
-  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant };
+  const ctx = { nameOf: (id) => nameOf(id, state), you: null, variant: state.variant, mode: state.mode, settings: state.settings };
   $("#revents").replaceChildren(...(step.events || []).map((ev) => eventItem(ev, ctx)));
   const said = chatLines.filter((line) => at === steps.length - 1 || line.at <= (step.at ?? 0));
   $("#rchat").replaceChildren(...said.map((line) => chatItem(line)));
@@ -114,6 +115,7 @@ function bind() {
 
 await init({ cards: true });
 bind();
+fitTable($("#rtable"), { under: [$("#rdeck")], stacked: [$("#rscores")] });
 const game = document.body.dataset.game;
 try {
   const res = await fetch(`/api/games/${encodeURIComponent(game)}/replay`);

@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { banText, beep, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn } from "./common.js";
+import { banText, beep, buzz, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn, touchOnly } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -21,6 +21,7 @@ import { isChain, isMemory, isPuzzle, miniTable, renderFound, renderPrevious, va
 import { renderResults, renderScores } from "./scores.js";
 import { EventLog } from "./history.js";
 import { Chat } from "./chat.js";
+import { fitTable } from "./fit.js";
 
 const $ = (sel) => document.querySelector(sel);
 const act = (name) => document.querySelector(`[data-action=${name}]`);
@@ -131,7 +132,7 @@ function log(text, kind = "") {
   while (list.children.length > 30) list.lastChild.remove();
 }
 
-const context = () => ({ nameOf, you, penalty: state?.settings?.penalty, variant: state?.variant });
+const context = () => ({ nameOf, you, variant: state?.variant, mode: state?.mode, settings: state?.settings });
 
 // The "What happened" list after a reload: the events this tab saw, kept in sessionStorage.
 function restoreLog() {
@@ -321,8 +322,10 @@ function idleText() {
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
   const n = claimSize();
   if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
-  if (n !== 3) return solo() ? tn("room.findnsolo.one", "room.findnsolo.other", n) : tn("room.findn.one", "room.findn.other", n);
-  return solo() ? t("room.findsolo") : t("room.find");
+  if (solo()) return n !== 3 ? tn("room.findnsolo.one", "room.findnsolo.other", n) : t("room.findsolo");
+  // On a touch screen the hint names no key (issue 21).
+  if (touchOnly()) return n !== 3 ? tn("room.findntouch.one", "room.findntouch.other", n) : t("room.findtouch");
+  return n !== 3 ? tn("room.findn.one", "room.findn.other", n) : t("room.find");
 }
 
 function formatTime(seconds) {
@@ -529,6 +532,7 @@ function onEvents(events) {
     if (fx.banner) setBanner(text.text, text.kind, 4000);
     if (fx.sound) beep(fx.sound);
     if (fx.wrong) showMiss(ev);
+    if (fx.wrong && ev.player === you) buzz();
     if (ev.type === "set_taken") {
       lastSet = { player: ev.player, cards: ev.cards };
       renderLastSet();
@@ -635,6 +639,7 @@ const handlers = {
 await init({ cards: true });
 await loadLayout();
 showKeys();
+fitTable($("#table"), { under: [$("#previous"), $(".actions")], stacked: [$(".deckline"), $("#scores")] });
 bind();
 conn = new Connection(room, handlers);
 chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
