@@ -233,6 +233,22 @@ def test_r04_check_explains_in_each_language(setgame: Any, lang: str) -> None:
     assert out == f"1RSD 2GTO 3POO: {expected}\n"
 
 
+def test_r04_check_json_gives_the_flaws(setgame: Any) -> None:
+    """Issue 21: ``check --json``, the flaws as the server's wrong_call event words them."""
+    code, out, _ = setgame("check", "--json", "1RSD", "2RSD", "3GSD")
+    assert code == 1
+    assert json.loads(out) == {
+        "cards": ["1RSD", "2RSD", "3GSD"],
+        "set": False,
+        "flaws": [{"type": "set", "attribute": 1, "common": 0, "odd": 1}],
+    }
+    code, out, _ = setgame("check", "--json", "--lang", "de", "1RSD", "2GTO", "3POS")
+    assert code == 0 and json.loads(out) == {
+        "cards": ["1RSD", "2GTO", "3POS"], "set": True, "flaws": []
+    }  # fmt: skip
+    assert_usage_error(setgame("check", "--json", "1RSD", "2GTO", "3PXS"), "'3PXS'")
+
+
 @pytest.mark.parametrize("count", [2, 4])
 def test_check_needs_exactly_three_cards(setgame: Any, count: int) -> None:
     cards = ["1RSD", "2GTO", "3POS", "1GSD"][:count]
@@ -433,6 +449,11 @@ def test_play_calls_the_terminal_app(setgame: Any, monkeypatch: pytest.MonkeyPat
     assert_usage_error(setgame("play", "--lang", "xx"), "'xx'")
 
 
+def test_play_refuses_a_bad_room_address_before_the_game(setgame: Any) -> None:
+    """Issue 21: exit 2 quoting it, no traceback (the real terminal app, never started)."""
+    assert_usage_error(setgame("play", "--connect", "foo"), "'foo'", "not a room address")
+
+
 # --- help and the entry points ------------------------------------------------------
 
 
@@ -441,6 +462,27 @@ def test_every_command_has_help(setgame: Any, command: str) -> None:
     code, out, _ = setgame(command, "--help")
     assert code == 0
     assert "Usage" in out and command in out
+
+
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        (["solve"], ["--json"]),
+        (["check"], ["--json"]),
+        (["simulate"], ["--json"]),
+        (["odds"], ["--json", "--every-variant"]),
+        (["serve"], ["--create-db"]),
+        (["play"], ["--puzzle"]),
+        (["admin", "grant"], []),
+    ],
+)
+def test_help_shows_flags_as_flags(setgame: Any, command: list[str], flags: list[str]) -> None:
+    """Issue 21: a flag takes no value, so its help line names none (not "--json <bool>")."""
+    code, out, _ = setgame(*command, "--help")
+    assert code == 0 and "<bool>" not in out and "--help " in out
+    for flag in flags:
+        line = next(line for line in out.splitlines() if line.strip().startswith(flag))
+        assert line.split()[0] == flag and not line.split()[1].startswith("<"), line
 
 
 def test_bare_setgame_prints_help(setgame: Any) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from setgame.rules.cards import parse_card
+from setgame.rules.game import Join, Start
+from setgame.rules.sets import find_sets
 from setgame.tui.app import SetApp
+from setgame.tui.local import LocalSession
 from tui.tuikit import FakeClock, a_set, keys_for, make_app, me, message, not_a_set, scores, table
 
 
@@ -131,3 +135,41 @@ async def test_r10_a_pick_after_the_window_closed_counts_as_picking_nothing(
         await pilot.press(keys[2])
         assert message(app).startswith("You picked nothing in time.")  # (then the fair-call wait)
         assert me(app)["score"] == 0 and set(triple) <= set(table(app))
+
+
+def _no_set_table_seed(bots: int, level: int) -> int:
+    """A seed whose first table (full deck) holds no set: about one in thirty."""
+    for seed in range(2000):
+        session = LocalSession("bots", bots=bots, level=level, deck="full", seed=seed)
+        session.game.apply(Join(0, "you", "You"))
+        session.game.apply(Start(0, "you"))
+        if not find_sets([parse_card(code) for code in session.view(0)["table"]]):
+            return seed
+    raise AssertionError("no seed deals a table without a set")
+
+
+async def test_r12_bots_agree_with_no_set_promptly(clock: FakeClock) -> None:
+    """Issue 21: after the player's "no set" the bots agree within seconds (they looked at
+    this table already), not after the minute a beginner takes to declare first."""
+    seed = _no_set_table_seed(3, 1)
+    app = make_app(clock, "bots", bots=3, level=1, deck="full", seed=seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert len(table(app)) == 12
+        await pilot.press("n")
+        assert me(app)["declared"]
+        while len(table(app)) == 12:
+            await _tick(app, clock, 0.1)
+            assert clock.now < 6.0, f"the bots have not agreed in {clock.now:.1f} s"
+        assert len(table(app)) == 15 and "Three more cards" in message(app)
+
+
+async def test_r12_a_bots_no_set_asks_the_player_to_press_n(clock: FakeClock) -> None:
+    seed = _no_set_table_seed(1, 5)
+    app = make_app(clock, "bots", bots=1, level=5, deck="full", seed=seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not any(p.get("declared") for p in app.view["players"]):
+            await _tick(app, clock, 0.25)
+            assert clock.now < 120
+        assert message(app) == "Bot 1 says there is no set. Press n if you agree."
+        await pilot.press("n")
+        assert len(table(app)) == 15

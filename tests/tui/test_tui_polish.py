@@ -259,6 +259,6 @@ async def test_a_burst_of_messages_keeps_the_latest_and_the_table() -> None:
         session.move(app, [*burst, {"type": "no_set_declared", "player": "b"}])
         await pilot.pause()
         lines = message(app).splitlines()
-        assert len(lines) == 3 and lines[-1] == "Ben: «Сета нет»"
+        assert len(lines) == 3 and lines[-1] == "Ben: «Сета нет». Нажмите n, если согласны."
         assert await wait_shown_whole(app, pilot)
         assert all(app.screen.region.contains_region(c.region) for c in app.query(CardView))

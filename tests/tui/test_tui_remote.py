@@ -122,7 +122,7 @@ async def test_an_unknown_room_is_said_in_words_with_what_to_do(
         assert "q" in said and app.screen.has_class("failed")  # the whole screen says it
         assert app.message_bar.region.height > 10 and await wait_shown_whole(app, pilot)
         await pilot.press("q", "y")
-    assert app.return_code == 0
+    assert app.return_code == 2  # issue 21: a room that is not there is bad input
 
 
 @pytest.mark.parametrize(
@@ -146,6 +146,7 @@ async def test_a_refused_connection_is_said_in_words(
         assert words in said and base in said and "setgame serve" in said
         assert "Errno" not in said and "111" not in said
         await pilot.press("q", "y")
+    assert app.return_code == 1  # issue 21: the server could not be reached
 
 
 @pytest.mark.slow

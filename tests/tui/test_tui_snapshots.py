@@ -89,3 +89,20 @@ def test_a_wrong_pick_in_three_attributes_and_its_penalty_in_80x24(
         assert await wait_shown_whole(app, pilot)
 
     assert snap_compare(app, run_before=find_a_set_then_pick_wrong, terminal_size=(80, 24))
+
+
+def test_megaset_with_19_cards_in_80x24(snap_compare: Any) -> None:
+    """Issue 21: MegaSet's table in 4 rows (5/5/5/4 cards), every frame whole on its line."""
+    app = make_app(FakeClock(), "solo", deck="full", seed=3, variant="megaset")
+
+    async def three_more(pilot: Any) -> None:
+        await pilot.press("n")
+        assert len(app.view["table"]) == 19
+
+    assert snap_compare(app, run_before=three_more, terminal_size=(80, 24))
+
+
+def test_the_help_of_4set_in_german_in_80x24(snap_compare: Any) -> None:
+    """Issue 21: ? shows the variant's rule, the keys and the legend of codes and glyphs."""
+    app = make_app(FakeClock(), "solo", deck="full", seed=3, variant="4set", lang="de")
+    assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))

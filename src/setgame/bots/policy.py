@@ -113,6 +113,20 @@ class Bot:
             median *= effort(variant)
         return float(median * math.exp(self.rng.gauss(0.0, SPREAD)))
 
+    def agree_time(self) -> float:
+        """Seconds until the bot agrees with another player's "no set" on a table where it
+        sees no group: it has looked at this table already and only checks, so about its
+        pick delay (spread like a reaction time), not the long look of declaring first."""
+        return float(self.spec.pick_delay * math.exp(self.rng.gauss(0.0, SPREAD)))
+
+    def agreeing(self, plan: Plan | None, now: float) -> Plan | None:
+        """``plan`` once another player has said the table holds no group: a "no_set"
+        plan comes due within :meth:`agree_time`; any other plan stands (a bot that sees
+        a group claims it)."""
+        if plan is None or plan.kind != "no_set":
+            return plan
+        return Plan("no_set", min(plan.at, now + self.agree_time()))
+
     def plan(
         self,
         table: Sequence[Card | None],

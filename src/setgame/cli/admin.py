@@ -25,6 +25,7 @@ admin_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help, as the setgame command's
 )
 
 Db = Annotated[

@@ -41,6 +41,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: Typer's rich panels show a flag as "--json <bool>"
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -112,7 +113,9 @@ def find_variant(name: str) -> Variant:
 
 @app.command(short_help=COMMANDS["solve"])
 def solve(
-    cards: Annotated[list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.")] = None,
+    cards: Annotated[
+        list[str] | None, typer.Argument(help="Cards such as 1RSD 2GTO 3POS.", metavar="CARDS")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per table.")] = False,
     variant: Annotated[
         str | None,
@@ -142,11 +145,21 @@ def solve(
 
 @app.command(short_help=COMMANDS["check"])
 def check(
-    cards: Annotated[list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.")],
+    cards: Annotated[
+        list[str], typer.Argument(help="Three cards, e.g. 1RSD 2GTO 3POS.", metavar="CARDS")
+    ],
     language: Annotated[
         Language | None,
         typer.Option("--lang", help="Language of the explanation (default: the environment's)."),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="One JSON object: the cards, whether they are a set, and the flaws as the "
+            "server's wrong_call event gives them (docs/protocol.md).",
+        ),
+    ] = False,
 ) -> None:
     """Say whether three cards form a set (exit 0) or explain why not (exit 1)."""
     if language is not None:
@@ -164,7 +177,15 @@ def check(
     with bad_input():
         a, b, c = parse_cards(cards)
     flaws = explain(a, b, c)
-    out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang())}")
+    if as_json:
+        from setgame.rules.claims import flaw_dicts
+        from setgame.rules.variants import CLASSIC
+
+        found = flaw_dicts(CLASSIC, (a, b, c), None)
+        result = {"cards": card_names((a, b, c)), "set": not flaws, "flaws": found}
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        out.print(f"{' '.join(card_names((a, b, c)))}: {explain_text(flaws, lang())}")
     if flaws:
         raise typer.Exit(1)
 
@@ -561,7 +582,8 @@ def play(
         bool, typer.Option("--puzzle", help="The daily puzzle (of DATE, YYYY-MM-DD; today).")
     ] = False,
     date: Annotated[
-        str | None, typer.Argument(help="With --puzzle: the day (default: today, UTC).")
+        str | None,
+        typer.Argument(help="With --puzzle: the day (default: today, UTC).", metavar="DATE"),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Random seed.")] = None,
     language: Annotated[
@@ -583,17 +605,20 @@ def play(
         session = _sign_in(connect, name, language_)
         if session is not None:  # a claimed name, its password given: play as its owner
             extra["signed_in"] = session
-    run_tui(
-        mode=mode.value,
-        bots=bots,
-        level=level,
-        deck=deck.value,
-        seed=seed,
-        lang=language.value if language is not None else lang(),
-        connect=connect,
-        name=name,
-        **extra,
-    )
+    with bad_input():  # a bad option (a room address) is refused before the game starts
+        code = run_tui(
+            mode=mode.value,
+            bots=bots,
+            level=level,
+            deck=deck.value,
+            seed=seed,
+            lang=language.value if language is not None else lang(),
+            connect=connect,
+            name=name,
+            **extra,
+        )
+    if code:  # the game could not open (2: a bad address or room; 1: the server)
+        raise typer.Exit(code)
 
 
 def _sign_in(url: str, name: str, language: str) -> str | None:

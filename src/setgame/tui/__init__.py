@@ -65,8 +65,10 @@ def run(
     variant: str = "classic",
     day: str = "",
     signed_in: str | None = None,
-) -> None:
-    """Play in this terminal until the player quits."""
+) -> int:
+    """Play in this terminal until the player quits; the exit status: 0, or 2 when the
+    room could not be found (a bad address or room), 1 when its server could not be
+    reached or went away. Bad options raise ``ValueError`` before the game starts."""
     app = build_app(
         mode,
         bots=bots,
@@ -81,3 +83,4 @@ def run(
         signed_in=signed_in,
     )
     app.run()
+    return app.return_code or 0

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, Protocol
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -20,6 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from setgame.tui.clock import GameClock
+from setgame.tui.helpscreen import HelpScreen
+from setgame.tui.layouts import latin_key
 from setgame.tui.strings import PREVIOUS_KEYS, error_message, event_message, tr, variant_of
 from setgame.tui.widgets import (
     KEYS,
@@ -30,9 +33,13 @@ from setgame.tui.widgets import (
     Scoreboard,
     StatusBar,
     TableGrid,
+    table_rows,
 )
 
 Clock = Callable[[], float]
+#: Seconds the cards of a miss in Memory stay up on screen (the engine turns them down at
+#: once): long enough to remember them; the player's next key turns them down sooner.
+REVEAL_SECONDS: Final = 1.5
 #: Events shown as warnings: something went wrong for someone.
 _WARNINGS = frozenset({"wrong_call", "error", "reconnecting", "disconnected"})
 
@@ -108,6 +115,7 @@ class SetApp(App[None]):
         Binding("space", "call", "SET!"),
         Binding("n", "no_set", "no set"),
         Binding("h", "hint", "hint"),
+        Binding("question_mark", "help", "help"),
         Binding("enter", "start", "start"),
         Binding("left", "move_focus(-1)", show=False),
         Binding("right", "move_focus(1)", show=False),
@@ -137,6 +145,8 @@ class SetApp(App[None]):
         self.selected: list[str] = []  # card codes, in the order picked
         self.hinted: set[str] = set()
         self.focus_at: int | None = None  # the arrows' card; Enter takes (or turns) it
+        self.revealed: dict[int, str] = {}  # Memory: a miss's cards still shown face up
+        self._revealed_until = 0.0
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
         self.table_grid = TableGrid(lang)
@@ -147,6 +157,7 @@ class SetApp(App[None]):
         self.message_bar = MessageBar(id="message")
         self.game_clock = GameClock()
         self._phase: str | None = None
+        self._failure = 0  # the exit status: the game could not open, or its server went away
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -164,6 +175,7 @@ class SetApp(App[None]):
         except ValueError as exc:  # a room that cannot be reached: say why and what to do
             self._cannot_open(exc)
             return
+        await self.table_grid.lay_out(table_rows(variant_of(self.session.view(self.clock()))))
         self.refresh_game()
         self.set_interval(self.poll_seconds, self.refresh_game)
 
@@ -175,6 +187,9 @@ class SetApp(App[None]):
             text = event_message(event(base, room), self.view, self.lang) or str(exc)
         else:
             text = str(exc)
+        # the exit status when the player leaves: 2 for a room that is not there (bad
+        # input), 1 for a server that cannot be reached
+        self._failure = 2 if getattr(exc, "why", "address") in ("no_room", "address") else 1
         self.screen.add_class("failed")
         self.status_bar.update(tr("SET", self.lang))
         self.say(text, warning=True)
@@ -197,7 +212,12 @@ class SetApp(App[None]):
         fresh = True
         named = _naming_departed(view, before)
         for event in events:
+            self._note_reveal(event, now)
+            if event.get("type") in ("disconnected", "reconnected"):
+                self._failure = 1 if event["type"] == "disconnected" else 0
             message = event_message(event, named, self.lang)
+            if message is not None and _asks_to_agree(event, view):
+                message += ". " + tr("Press n if you agree.", self.lang)
             if message is not None:
                 self.say(message, warning=event.get("type") in _WARNINGS, keep=not fresh)
                 fresh = False
@@ -206,7 +226,9 @@ class SetApp(App[None]):
         view["clock"] = self.game_clock.shown(view, offline=offline)
         self.status_bar.show(view, self.lang)
         variant = variant_of(view)
-        table = view.get("table", [])
+        if table_rows(variant) != self.table_grid.rows:  # a room's next game, another variant
+            self.call_later(self._lay_out_table, table_rows(variant))
+        table = self._with_revealed(view, now)
         if self.focus_at is not None and self.focus_at >= len(table):
             self.focus_at = len(table) - 1 if table else None
         self.table_grid.show(
@@ -218,6 +240,39 @@ class SetApp(App[None]):
         self.found_bar.show(view, self.lang)
         self.scoreboard.show(view, self.lang)
         self.holder_bar.show(view, self.lang)
+
+    def _note_reveal(self, event: Mapping[str, Any], now: float) -> None:
+        """Memory: a miss's cards stay up a moment on screen; a card turned ends it."""
+        kind = event.get("type")
+        if kind == "card_turned":
+            self.revealed = {}
+        elif kind == "wrong_call" and event.get("positions") and event.get("cards"):
+            self.revealed = dict(zip(event["positions"], event["cards"], strict=False))
+            self._revealed_until = now + REVEAL_SECONDS
+
+    def _with_revealed(self, view: Mapping[str, Any], now: float) -> list[str | None]:
+        """The table to draw: the view's, a miss's cards shown up until their time is over."""
+        table = list(view.get("table") or [])
+        if now >= self._revealed_until or view.get("phase") != "playing":
+            self.revealed = {}
+        return [
+            self.revealed.get(i) if code is None else code for i, code in enumerate(table)
+        ]
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key turns a miss's cards down (before the key's own action); a key typed
+        under another layout (й for q) is the Latin key at its place."""
+        if self.revealed:
+            self.revealed = {}
+            self.refresh_game()
+        latin = latin_key(event.character)
+        if latin is not None:
+            event.stop()
+            self.simulate_key(latin)
+
+    async def _lay_out_table(self, rows: int) -> None:
+        await self.table_grid.lay_out(rows)
+        self.refresh_game()
 
     def say(self, message: str, *, warning: bool = False, keep: bool = False) -> None:
         """Show ``message`` whole; ``keep``: below what this same moment already said."""
@@ -349,6 +404,11 @@ class SetApp(App[None]):
             self.hinted, self.selected = set(), []
         self.refresh_game()
 
+    def action_help(self) -> None:
+        """The variant's rule, the keys and the legend of the cards (``?``)."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.view, self.lang))
+
     def action_help_quit(self) -> None:
         """Ctrl+C does not quit (Textual's rule): say how to leave, in the player's language."""
         self.notify(
@@ -366,7 +426,7 @@ class SetApp(App[None]):
     async def _quit_answered(self, answer: bool | None) -> None:
         if answer:
             await self.session.close()
-            self.exit()
+            self.exit(return_code=self._failure)
 
     def _catch_up(self) -> None:
         """Let the session carry out what is due before acting (an expired window first)."""
@@ -381,6 +441,14 @@ class SetApp(App[None]):
                 warning=True,
             )
             return None
+
+
+def _asks_to_agree(event: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Another player said there is no set, and the viewer, who has not, may vote too."""
+    if event.get("type") != "no_set_declared" or event.get("player") == view.get("you"):
+        return False
+    you = next((p for p in view.get("players") or () if p.get("id") == view.get("you")), None)
+    return you is not None and not you.get("declared") and not you.get("locked")
 
 
 def _naming_departed(view: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:

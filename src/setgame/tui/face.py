@@ -36,7 +36,7 @@ GLYPHS4: Final = (
     ("♥", "❥", "♡", "❣"),
 )
 #: Symbol colors on the card's light face: red, green, purple, and 4Set's blue.
-COLORS: Final = ("#d01c1c", "#0a8a2a", "#6d28b8", "#1259c3")
+COLORS: Final = ("#d01c1c", "#087a24", "#6d28b8", "#1259c3")
 #: MegaSet's borders around the symbols: single, double, dotted.
 BORDER_MARKS: Final = ("│", "║", "┆")
 #: FIGURES[scale][shape]: the lines of one large symbol, "x" standing for its glyph.
@@ -113,17 +113,15 @@ def _wrap(label: str, span: int) -> list[str]:
 
 def _layout(span: int, height: int, rows: int, deck: Deck = STANDARD) -> tuple[int, bool]:
     """The symbols' scale and whether the name shows, for a ``span`` x ``height`` box whose
-    cards' names take up to ``rows`` lines: the name first, then the largest symbols."""
+    cards' names take up to ``rows`` lines: the largest symbols that fit (a bigger terminal
+    shows bigger symbols), then the name under them where it fits too."""
     named = span >= 12 and height >= 5 and rows > 0
-    for with_name in (True, False) if named else (False,):
-        words = 1 + rows if with_name else 0
-        for scale in (3, 2):
-            lines = 2 + len(FIGURES[scale][0]) + words  # code, blank, symbols, name
-            if span >= _symbols_width(scale, deck) + 4 and height >= lines + 2:  # a margin
-                return scale, with_name
-        if with_name and height >= 3 + words:
-            return 1, True
-    return 1, False
+    words = 1 + rows  # a blank line, then the name
+    for scale in (3, 2):
+        lines = 2 + len(FIGURES[scale][0])  # the code, a blank line, the symbols
+        if span >= _symbols_width(scale, deck) + 4 and height >= lines + 1:  # a margin
+            return scale, named and height >= lines + words + 1
+    return 1, named and height >= 3 + words
 
 
 def card_text(
@@ -159,8 +157,9 @@ def card_text(
        a  2RTDT
        ┆ ◈  ◈ ┆
     """
+    room = fit[0] if fit else width  # the table's smallest card: every card drawn alike
     badge, rest = f" {key} ", f" {code}{mark}"
-    if width and len(badge + rest) > width:
+    if room and len(badge + rest) > room:
         badge, rest = key, f" {code}{mark.strip()}"
     top = badge + rest
     span = max(width, len(top))
@@ -169,7 +168,8 @@ def card_text(
     reserved = max(len(words), rows or 0)
     scale, named = _layout(fit_span, fit_height, reserved if words else 0, deck)
     color = card_glyphs(code, deck=deck)[1]
-    symbols, width_of = _symbol_block(code, scale, 2 if fit_span >= 14 else 1, deck)
+    gap = 2 if fit_span >= 14 else 1
+    symbols, width_of = _symbol_block(code, scale, gap, deck, room)
     lines = 1 + (1 if scale > 1 else 0) + len(symbols) + (1 + reserved if named else 0)
     text = Text(no_wrap=True, overflow="crop", end="")
     text.append("\n" * max(0, (height - lines) // 2))
@@ -190,20 +190,44 @@ def card_text(
     return text
 
 
-def _symbol_block(code: str, scale: int, gap: int, deck: Deck) -> tuple[list[str], int]:
+def _symbol_block(
+    code: str, scale: int, gap: int, deck: Deck, span: int = 0
+) -> tuple[list[str], int]:
     """The lines of a card's symbols and their common width; on MegaSet, framed by
-    the card's border (one mark each side, a cell apart)."""
+    the card's border (one mark each side, a cell apart). One line of glyphs narrows
+    its ``gap`` (then the frame's inner cells) until the most symbols of the deck fit
+    ``span`` cells: a frame is never cut off nor wrapped.
+
+    >>> _symbol_block("3RTDD", 1, 2, DECKS["megaset"], span=9)
+    (['║ ◈ ◈ ◈ ║'], 9)
+    >>> _symbol_block("3RTDD", 1, 2, DECKS["megaset"], span=7)
+    (['║◈ ◈ ◈║'], 7)
+    """
     values = _values(code, deck)
+    pad = 1 if deck.width == 5 else 0
+    if scale == 1:
+        gap, pad = _spacing(gap, pad, deck, span)
     symbols = symbol_lines(code, scale, deck) if scale > 1 else [card_glyphs(code, gap, deck)[0]]
     width_of = max(len(line) for line in symbols)
     if scale > 1:  # the figures' whole width (a squiggle's last line ends in blanks)
         count, figure = values[0] + 1, len(FIGURES[scale][0][0])
         width_of = count * figure + (count - 1) * 3
     if deck.width == 5:
-        mark = BORDER_MARKS[values[4]]
-        symbols = [f"{mark} {line.ljust(width_of)} {mark}" for line in symbols]
-        width_of += 4
+        mark, inner = BORDER_MARKS[values[4]], " " * pad
+        symbols = [f"{mark}{inner}{line.ljust(width_of)}{inner}{mark}" for line in symbols]
+        width_of += 2 + 2 * pad
     return symbols, width_of
+
+
+def _spacing(gap: int, pad: int, deck: Deck, span: int) -> tuple[int, int]:
+    """The widest gap between glyphs (at most ``gap``) and inner frame cells (at most
+    ``pad``) with which the deck's most symbols fit ``span`` cells (0: any width)."""
+    frame = 2 if deck.width == 5 else 0
+    for g, p in ((gap, pad), (min(gap, 1), pad), (min(gap, 1), 0), (0, 0)):
+        p = min(p, pad)
+        if not span or deck.radix + (deck.radix - 1) * g + frame + 2 * p * bool(frame) <= span:
+            return g, p
+    return 0, 0
 
 
 def back_text(key: str, width: int = 0, height: int = 0, mark: str = "") -> Text:

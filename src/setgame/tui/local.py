@@ -49,6 +49,7 @@ class _Seat:
     pick_at: float | None = None
     seen: set[Card] = field(default_factory=set)  # Memory: cards it saw turned up
     turns: list[int] = field(default_factory=list)  # Memory: positions still to turn
+    agreeing: bool = False  # its "no set" plan was hastened: another player said so first
 
 
 class LocalSession:
@@ -207,6 +208,13 @@ class LocalSession:
             looked = looked_at(view)
             if seat.looked_at != looked:
                 seat.looked_at, seat.plan = looked, self._plan_for(seat, view, now)
+                seat.agreeing = False
+            if not seat.agreeing and self._others_declared(pid):
+                seat.plan, seat.agreeing = seat.bot.agreeing(seat.plan, now), True
+
+    def _others_declared(self, pid: str) -> bool:
+        """Someone else has said there is no set on this table (a vote under way)."""
+        return any(p.declared for other, p in self.game.players.items() if other != pid)
 
     def _plan_for(self, seat: _Seat, view: dict[str, Any], now: float) -> Plan | None:
         """The bot's plan from what its seat sees (and, in Memory, what it saw)."""

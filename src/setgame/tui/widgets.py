@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from setgame.rules.decks import STANDARD, Deck
+from setgame.rules.variants import Variant
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
     MODE_NAMES,
@@ -38,7 +39,6 @@ KEYS: Final = "1234567890abcdefgijklstuvwx"
 __all__ = ["COLORS", "GLYPHS", "KEYS", "PREVIOUS_KEYS", "card_glyphs", "card_text"]
 ROWS: Final = 3
 BASE_COLUMNS: Final = 4
-MAX_COLUMNS: Final = 9
 
 
 class CardView(Widget):
@@ -113,45 +113,70 @@ class CardView(Widget):
         return self.parent is not None and bool(self.parent.display)
 
 
-def slot_position(column: int, row: int, base: int = BASE_COLUMNS) -> int:
+def table_rows(variant: Variant) -> int:
+    """The rows of a variant's table: a 16-card table (MegaSet) lies in 4 rows of 4, as on
+    the web; every other in 3 rows (R06)."""
+    return 4 if variant.table_size == 4 * BASE_COLUMNS else ROWS
+
+
+def slot_position(column: int, row: int, base: int = BASE_COLUMNS, rows: int = ROWS) -> int:
     """The table position shown at ``(column, row)``: the first twelve read row by row,
     3 rows of 4 (R06); each three cards more make a new column to the right (R11).
     Fewer than twelve cards (the deck is out) read row by row in ``base`` columns.
+    A table of ``rows`` rows (MegaSet: 4) grows by columns of ``rows``.
 
     >>> [slot_position(c, 0) for c in range(7)], [slot_position(4, r) for r in range(3)]
     ([0, 1, 2, 3, 12, 15, 18], [12, 13, 14])
     >>> [slot_position(c, r, 3) for r in range(3) for c in range(3)]
     [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    >>> [slot_position(c, 3, rows=4) for c in range(6)]
+    [12, 13, 14, 15, 19, 23]
     """
     if column < base:
         return row * base + column
-    return base * ROWS + (column - base) * ROWS + row
+    return base * rows + (column - base) * rows + row
 
 
-def base_columns(cards: int) -> int:
-    """Columns read row by row: four, fewer for fewer than twelve cards (nine: 3 x 3)."""
-    return max(1, min(BASE_COLUMNS, -(-cards // ROWS)))
+def base_columns(cards: int, rows: int = ROWS) -> int:
+    """Columns read row by row: four, fewer for fewer than a full table (nine: 3 x 3)."""
+    return max(1, min(BASE_COLUMNS, -(-cards // rows)))
 
 
-def columns_needed(cards: int) -> int:
-    """Columns for ``cards`` cards: four (fewer below twelve), one more per three past twelve."""
-    if cards <= BASE_COLUMNS * ROWS:
-        return base_columns(cards)
-    return BASE_COLUMNS + -(-(cards - BASE_COLUMNS * ROWS) // ROWS)
+def columns_needed(cards: int, rows: int = ROWS) -> int:
+    """Columns for ``cards`` cards: four (fewer below a full table), one more per ``rows``
+    cards past it.
+
+    >>> columns_needed(19), columns_needed(19, rows=4), columns_needed(16, rows=4)
+    (7, 5, 4)
+    """
+    if cards <= BASE_COLUMNS * rows:
+        return base_columns(cards, rows)
+    return BASE_COLUMNS + -(-(cards - BASE_COLUMNS * rows) // rows)
 
 
 class TableGrid(Horizontal):
-    """The table: three rows of four, widening column by column up to 21 cards."""
+    """The table: three rows of four (MegaSet: four of four), widening column by column
+    up to as many cards as there are keys."""
 
     def __init__(self, lang: str = "en") -> None:
         super().__init__(id="table")
         self.lang = lang
+        self.rows = ROWS
 
     def compose(self) -> ComposeResult:
-        for column in range(MAX_COLUMNS):
+        for column in range(-(-len(KEYS) // self.rows)):
             with Vertical(classes="column", id=f"column-{column}"):
-                for row in range(ROWS):
-                    yield CardView(slot_position(column, row), self.lang)
+                for row in range(self.rows):
+                    position = slot_position(column, row, rows=self.rows)
+                    if position < len(KEYS):
+                        yield CardView(position, self.lang)
+
+    async def lay_out(self, rows: int) -> None:
+        """Make the table ``rows`` rows high (the places are made anew: their ids are
+        their positions)."""
+        if rows != self.rows:
+            self.rows = rows
+            await self.recompose()
 
     def show(
         self,
@@ -163,12 +188,13 @@ class TableGrid(Horizontal):
     ) -> None:
         """Lay out ``table`` (codes in table order, None for a face-down card), marking
         picked places, hinted cards and the focused place (the arrows')."""
-        shown, base = columns_needed(len(table)), base_columns(len(table))
+        rows = self.rows
+        shown, base = columns_needed(len(table), rows), base_columns(len(table), rows)
         for column in self.query(".column"):
             number = int(str(column.id).rsplit("-", 1)[1])
             column.display = number < shown
             for row, view in enumerate(column.query(CardView)):
-                view.position = slot_position(number, row, base)
+                view.position = slot_position(number, row, base, rows)
                 on_table = view.position < len(table)
                 code = table[view.position] if on_table else None
                 view.show(
@@ -321,6 +347,7 @@ class StatusBar(Static):
                     rounds=view["rounds"],
                 )
             )
+        parts.append(tr("?: help", lang))  # the rule and the legend of the cards
         self.update(Text("  │  ".join(parts), no_wrap=True, overflow="ellipsis"))
 
 
