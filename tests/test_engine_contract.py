@@ -245,6 +245,14 @@ def test_play_errors() -> None:
     )
     assert error(game, Pick(1, "a", (table[0], table[0], table[1])))[0] == "bad_pick"
     assert error(game, Pick(1, "a", "abc"))[0] == "bad_pick"  # type: ignore[arg-type]
+    assert error(game, Pick(1, "a", 5)) == (  # type: ignore[arg-type]
+        "bad_pick",
+        "a pick is three different cards, not 5",
+    )
+    assert error(game, Pick(1, "a", tuple(range(20)))) == (  # hostile: quoted, cut to 7
+        "bad_pick",
+        f"a pick is three different cards, not {tuple(range(7))!r}",
+    )
     off = [c for c in range(81) if c not in table]
     assert error(game, Pick(1, "a", (table[0], off[0], 99))) == (
         "not_on_table",

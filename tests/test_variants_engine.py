@@ -107,6 +107,15 @@ def test_hostile_variant_settings_are_bad_settings_quoting_the_input(
         Settings.from_dict(changes)
 
 
+def test_r06_generalized_the_table_setting_is_a_size_the_variant_offers() -> None:
+    """A size is a whole number, not a bool (``False == 0``) nor a float (``12.0 == 12``);
+    a refused size is answered with the sizes the variant offers."""
+    for bad in (False, 12.0, 9.0):
+        with pytest.raises(GameError) as err:
+            Settings(variant="junior", table=bad)
+        assert str(err.value) == f"table must be 0 or 12 or 9 for Junior, not {bad!r}"
+
+
 def test_table_setting_deals_the_size_the_variant_offers() -> None:
     assert len(started("junior", table=9).table) == 9
     assert len(started("junior").table) == 12
@@ -591,6 +600,120 @@ def test_memory_good_claim_is_taken_and_replaced_face_down() -> None:
     with pytest.raises(GameError) as err:
         game.apply(NoSet(2, "a"))
     assert err.value.code == "auto_deal"
+
+
+# --- the table's state, as the snapshot (and so every replay check) records it --------------------
+
+
+def test_r06_generalized_a_table_before_its_deal_holds_nothing() -> None:
+    assert Table(SET_CHAIN, 12).snapshot() == {
+        "table": [],
+        "stock": [],
+        "previous": None,
+        "found": [],
+        "turned": [],
+        "reshuffles": 0,
+        "blind_misses": 0,
+    }
+
+
+def test_r09_generalized_the_snapshot_records_each_flows_state() -> None:
+    """What each flow keeps beside the layout is state: a replay that differs there differs."""
+    shuffle = started("shuffle", seed=9, mode="multi", no_set="auto")
+    assert shuffle.snapshot()["state"]["reshuffles"] == 0
+    for at, count in ((10.0, 1), (20.0, 2)):
+        shuffle.apply(Call(at, "a"))
+        shuffle.apply(Pick(at, "a", shuffle.groups_on_table()[0]))
+        assert shuffle.snapshot()["state"]["reshuffles"] == count
+    while shuffle.phase == "playing":  # to the next round: its count starts again
+        at += 10.0
+        shuffle.apply(Call(at, "a"))
+        shuffle.apply(Pick(at, "a", shuffle.groups_on_table()[0]))
+    shuffle.apply(Start(at + 1, "b"))
+    assert shuffle.snapshot()["state"]["reshuffles"] == 0
+
+    chain = started("set-chain", seed=4)
+    group = chain.groups_on_table()[0]
+    chain.apply(Pick(1, "a", group))
+    assert chain.snapshot()["state"]["previous"] == list(group)
+
+    puzzle = started("puzzle", seed=5, mode="practice")
+    group = puzzle.groups_on_table()[0]
+    puzzle.apply(Pick(1, "a", group))
+    assert puzzle.snapshot()["state"]["found"] == [list(group)]
+
+    memory = started("memory", seed=3)
+    memory.apply(Turn(1, "a", 4))
+    assert memory.snapshot()["state"]["turned"] == [4]
+
+
+def test_r10_memory_a_miss_costs_neither_a_set_nor_a_lockout() -> None:
+    """Memory: missing is the game's normal course, whatever the penalty setting; only the
+    fair-call wait applies (this project's own reading, docs/variants.md)."""
+    game = started("memory", seed=3, mode="multi", penalty="both")
+    game.apply(Call(1, "a"))
+    for c in game._t.groups()[0]:
+        game.apply(Turn(1.5, "a", game.table.index(c)))
+    assert game.players["a"].sets == 1
+    game.apply(Call(2, "a"))
+    for c in wrong_group(game)[:-1]:
+        game.apply(Turn(2.5, "a", game.table.index(c)))
+    [_, wrong] = game.apply(Turn(2.6, "a", game.table.index(wrong_group(game)[-1])))
+    assert wrong["type"] == "wrong_call" and wrong["penalty"] == "none"
+    assert wrong["point_lost"] is False and wrong["locked"] is False and wrong["score"] == 1
+    assert game.players["a"].locked is False and wrong["cooldown"] > 0
+
+
+def test_r15_a_puzzle_alone_adds_ten_seconds_for_every_wrong_pick() -> None:
+    game = started("puzzle", seed=5, mode="solo")
+    for at in (1.0, 2.0, 3.0):
+        [wrong] = game.apply(Pick(at, "a", wrong_group(game)))
+        assert wrong["penalty_seconds"] == PUZZLE_PENALTY_SECONDS
+    assert game.view("a")["penalty_seconds"] == 3 * PUZZLE_PENALTY_SECONDS
+
+
+def test_turn_errors_name_the_variant_and_the_position() -> None:
+    classic = started("classic")
+    with pytest.raises(GameError) as err:
+        classic.apply(Turn(1, "a", 0))
+    assert err.value.code == "face_up"
+    assert str(err.value) == "Classic: the cards lie face up: pick them"
+    game = started("memory", seed=3)
+    for bad in (12, "0"):
+        with pytest.raises(GameError) as err:
+            game.apply(Turn(1, "a", bad))  # type: ignore[arg-type]
+        assert err.value.code == "bad_position"
+        assert str(err.value) == f"no card lies at position {bad!r}"
+    game.apply(Turn(1, "a", 4))
+    with pytest.raises(GameError) as err:
+        game.apply(Turn(1, "a", 4))
+    assert str(err.value) == "the card at position 4 is already up"
+
+
+@pytest.mark.parametrize("name", ["classic", "puzzle"])
+def test_the_public_view_holds_every_key_of_a_viewers_view_in_order(name: str) -> None:
+    """The server builds the public view once and patches each viewer's own keys into it
+    (server/fanout.py): a viewer's own key must already be there, in its place, as None."""
+    game = started(name, seed=5)
+    public, own = game.public_view(now=1.0), game.own_view("a")
+    assert list(public) == list(game.view("a", now=1.0)) and set(own) <= set(public)
+    assert all(public[key] is None for key in own)
+
+
+def test_pick_and_no_set_errors_of_the_flows_say_why() -> None:
+    memory = started("memory", seed=3)
+    with pytest.raises(GameError) as err:
+        memory.apply(Pick(1, "a", tuple(memory.table[:3])))
+    assert str(err.value) == "the cards lie face down: turn them up one by one"
+    puzzle = started("puzzle", seed=5, mode="practice")
+    group = puzzle.groups_on_table()[0]
+    puzzle.apply(Pick(1, "a", group))
+    with pytest.raises(GameError) as err:
+        puzzle.apply(Pick(2, "a", group))
+    assert str(err.value) == f"already found: {puzzle.names(group)!r}"
+    with pytest.raises(GameError) as err:
+        puzzle.apply(NoSet(3, "a"))
+    assert str(err.value) == "Puzzle deals more cards by itself when needed"
 
 
 def _memory_with(holds_set: bool) -> Game:

@@ -26,6 +26,7 @@ from setgame.rules.kinds import (
     GHOSTSET,
     SET,
     ULTRASET,
+    Kind,
     KindError,
     is_fourset,
     is_ghostset,
@@ -120,6 +121,20 @@ def test_set_explanation_names_exactly_the_failing_attributes(
         ]
 
 
+@pytest.mark.parametrize(
+    ("kind", "deck"),
+    [(SET, MEGASET), (ULTRASET, STANDARD), (GHOSTSET, STANDARD), (FOURSET, FOUR_DECK)],
+)
+def test_has_tells_whether_a_table_holds_a_group_of_the_kind(kind: Kind, deck: Deck) -> None:
+    rng = random.Random(7)
+    answers = set()
+    for size in range(kind.size - 1, 13):
+        table = rng.sample(deck.cards, size)
+        answers.add(kind.has(table, deck))
+        assert kind.has(table, deck) == bool(kind.find(table, deck))
+    assert answers == {False, True}
+
+
 # --- UltraSet -------------------------------------------------------------------------
 
 
@@ -167,6 +182,26 @@ def test_ultraset_count_over_the_deck_is_40_pairs_per_completion() -> None:
     # Each card completes 40 pairs (the other 80 cards in pairs); two of them are one UltraSet.
     assert ULTRASET.count(STANDARD.cards) == 81 * 40 * 39 // 2
     assert len(ULTRASET.find(STANDARD.cards)) == ULTRASET.count(STANDARD.cards)
+
+
+def test_ultraset_is_judged_on_the_deck_it_is_given() -> None:
+    """UltraSet on MegaSet's five attributes: 1RSDS 2RSDS and 1GSDS 2PSDS are both completed
+    by 3RSDS (two sets through one card); with the fifth attribute off, no split matches."""
+    a, b, c, d, t = map(MEGASET.parse, ("1RSDS", "2RSDS", "1GSDS", "2PSDS", "3RSDS"))
+    assert is_set((a, b, t), MEGASET) and is_set((c, d, t), MEGASET)
+    assert is_ultraset((a, c, b, d), MEGASET) and ULTRASET.is_group((d, a, c, b), MEGASET)
+    assert ULTRASET.completion((a, b, c, d), MEGASET) == t
+    assert ULTRASET.explain((a, b, c, d), MEGASET) == []
+    off = MEGASET.parse("2PSDD")
+    assert not is_ultraset((a, b, c, off), MEGASET)
+    flaws = ULTRASET.explain((a, b, c, off), MEGASET)
+    assert len(flaws) == 3 and 4 in flaws[0].attributes  # the completions differ in size
+
+
+def test_ultraset_completion_of_repeated_cards_is_none() -> None:
+    # (0, 0) and (1, 1) are "completed" alike (by no card): repeats are never an UltraSet
+    assert ULTRASET.completion((0, 0, 1, 1)) is None
+    assert ULTRASET.completion((0, 1, 0, 1)) is None and not is_ultraset((0, 0, 1, 1))
 
 
 # --- GhostSet -------------------------------------------------------------------------
@@ -263,6 +298,44 @@ def test_a_kind_refuses_a_deck_of_another_radix() -> None:
         ULTRASET.find(FOUR_DECK.cards[:12], FOUR_DECK)
     with pytest.raises(KindError, match="standard"):
         FOURSET.find(range(12), STANDARD)
+
+
+def test_each_judge_refuses_a_deck_of_another_radix() -> None:
+    """The module's judges pass the deck on: none falls back to its kind's own deck."""
+    for judge in (is_set, is_ultraset, is_ghostset):
+        with pytest.raises(KindError, match="4set"):
+            judge(FOUR_DECK.cards[:6], FOUR_DECK)
+    with pytest.raises(KindError, match="standard"):
+        is_fourset(range(4), STANDARD)
+
+
+def test_ghostset_is_judged_on_the_deck_it_is_given_attribute_by_attribute() -> None:
+    # two disjoint MegaSet sets: each sums to 0 mod 3 on all five attributes, so both do
+    first, second = next(
+        (a, b)
+        for a, b in itertools.combinations(SET.find(MEGASET.cards[:60], MEGASET), 2)
+        if not set(a) & set(b)
+    )
+    assert is_ghostset(first + second, MEGASET) and GHOSTSET.explain(first + second, MEGASET) == []
+    # a standard GhostSet with one card moved: colour sums to 1, number to 2 (3 in all):
+    ghost = GHOSTSET.find(range(12))[0]
+    moved = ghost[0] // 27 * 27 + (ghost[0] // 9 + 1) % 3 * 9 + ghost[0] % 9  # colour + 1
+    moved = (moved // 27 + 2) % 3 * 27 + moved % 27  # number + 2
+    cards = (moved, *ghost[1:])
+    assert len(set(cards)) == 6 and not is_ghostset(cards) and not plain_ghost(STANDARD, cards)
+    assert [f.attribute for f in GHOSTSET.explain(cards)] == [0, 1]
+
+
+@pytest.mark.parametrize("kind", [ULTRASET, GHOSTSET, FOURSET])
+def test_groups_are_listed_in_table_order_and_counted_in_whole_numbers(kind: Kind) -> None:
+    """find lists each group's cards in table order, and the groups by their positions."""
+    table = random.Random(3).sample(kind.deck.cards, 14 if kind is GHOSTSET else 20)
+    found = kind.find(table, kind.deck)
+    positions = [[table.index(c) for c in group] for group in found]
+    assert len(found) > 3 and positions == sorted(positions)
+    assert all(p == sorted(p) for p in positions)
+    count = kind.count(table, kind.deck)
+    assert type(count) is int and count == len(found)
 
 
 def test_bad_picks_and_tables() -> None:
