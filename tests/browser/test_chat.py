@@ -75,8 +75,8 @@ def test_two_players_chat_html_is_text_and_mute_hides(live_server: str, new_page
     start(ann)
     found = ensure_set(pages)
     take(bob, "Bob", found)
-    for page in pages:
-        expect(page.locator("#log li.good").first).to_contain_text("Bob")
+    expect(ann.locator("#log li.good").first).to_contain_text("Bob")
+    expect(bob.locator("#log li.good").first).to_be_attached()  # worded to Bob: "A set! ..."
     call(ann, "Ann")
     pick(ann, not_a_set(table(ann)))
     for page in pages:

@@ -14,7 +14,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room, join, phase, score, seat, start, take, wait_score
+from browser.browserkit import (
+    create_room,
+    join,
+    more_options,
+    phase,
+    score,
+    seat,
+    start,
+    take,
+    wait_score,
+)
 from setgame.rules.variants import VARIANTS, Variant, find_variant
 from setgame.server.app import words_of
 from setgame.words.i18n import flaw_text
@@ -211,6 +221,7 @@ def test_home_form_offers_every_variant_with_its_description(
 ) -> None:
     page = new_page()
     page.goto(f"{live_server}/")
+    more_options(page)
     # home.js fills the list once the page's words are loaded
     expect(page.locator("select[name=variant] option")).to_have_count(len(VARIANTS))
     options = page.eval_on_selector_all(

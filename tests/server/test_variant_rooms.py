@@ -111,7 +111,7 @@ async def test_the_variant_is_stored_by_its_canonical_name_and_listed(
     assert info["settings"]["variant"] == "ultraset-chain"
     assert info["state"]["variant"] == {
         "name": "ultraset-chain", "title": "UltraSet-Chain", "claim": 4, "links": 2,
-        "flow": "ultra-chain",
+        "flow": "ultra-chain", "kind": "ultraset",
     }
     async with await Client.connect(str(live_server), room):  # someone present: listed
         listed = {r["id"]: r for r in (await http.get("/api/rooms")).json()}

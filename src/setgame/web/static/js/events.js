@@ -125,6 +125,7 @@ function match_over({ ev, ctx }) {
   const time = clock(solo.seconds);
   const score = solo.score || 0;
   const lines = [tn("ev.solo.over.one", "ev.solo.over.other", score, { clock: time })];
+  if (ctx.solitary) lines.unshift(aloneOverText(solo)); // alone: won or not, and the time
   const left = (solo.penalties || 0) - (solo.cancelled || 0);
   lines.push(solo.won ? t("ev.solo.won") : tn("ev.solo.lost.one", "ev.solo.lost.other", left));
   if (solo.penalty_seconds > 0) lines.push(t("ev.solo.penalties", { seconds: secs(solo.penalty_seconds) }));
