@@ -272,28 +272,39 @@ class Storage:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="checkpoint")
 
     async def _prepare(self) -> None:
-        if self._writer_db is not None:
+        if self._writer_db is not None and self.path is not None:
             _sqlite_pragmas(self.engine.sync_engine)
             self._writer_db.open()  # probes a write: a read-only database fails now
-        async with self.engine.begin() as conn:
-            names = set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
-            if not names & set(metadata.tables) and not self.create:
-                raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
-            # an older database opens as it is, then is brought to this release's schema,
-            # all of it in one transaction (SQLite: on a connection of its own, see there)
-            try:
-                if self.path is not None:
-                    before, after = await asyncio.to_thread(migrations.upgrade_sqlite, self.path)
-                else:
-                    before, after = await conn.run_sync(migrations.upgrade)
-            except migrations.MigrationError as exc:
-                raise StorageError(f"{self.where}: {exc}") from None
-            if before != after:
-                self.upgraded = f"{self.where}: {_migrated(before, after, bool(names))}"
-                # an upgrade is worth the host's eye (a warning shows before logging is set up)
-                (log.warning if names else log.info)("%s", self.upgraded)
+            # the file's write lock (BEGIN IMMEDIATE) is the schema lock, on a connection
+            # of its own (migrations.on_sqlite)
+            existed, before, after = await asyncio.to_thread(
+                migrations.on_sqlite, self.path, self._migrate
+            )
+        else:
+            async with self.engine.begin() as conn:
+                existed, before, after = await conn.run_sync(self._migrate)
+        if before != after:
+            self.upgraded = f"{self.where}: {_migrated(before, after, existed)}"
+            # an upgrade is worth the host's eye (a warning shows before logging is set up)
+            (log.warning if existed else log.info)("%s", self.upgraded)
         if self.path is not None:
             self._files = _identities(self.path)
+
+    def _migrate(self, conn: sa.Connection) -> tuple[bool, str | None, str | None]:
+        """Under the schema lock (processes started together wait here for the one that
+        creates or migrates the schema; ``docs/deploy.md``), in one transaction: refuse a
+        database without tables unless ``create``, else bring it to this release's schema
+        (an older one opens as it is first). Whether it had tables; the revisions before and
+        after."""
+        migrations.lock(conn)
+        names = set(sa.inspect(conn).get_table_names())
+        if not names & set(metadata.tables) and not self.create:
+            raise StorageError(f"{self.where} has no setgame tables: {NEW_DB_HINT}")
+        try:
+            before, after = migrations.upgrade(conn)
+        except migrations.MigrationError as exc:
+            raise StorageError(f"{self.where}: {exc}") from None
+        return bool(names), before, after
 
     def _diagnosis(self) -> str:
         """Why an SQLite file cannot be used, as far as the file system tells."""
@@ -744,12 +755,16 @@ class SqliteWriter:
 
     def open(self) -> None:
         """Connect, and probe a write that changes nothing: a read-only database (file,
-        folder or file system) fails here, at start, rather than at the first move."""
-        conn = sqlite3.connect(self.path, timeout=self.BUSY_TIMEOUT, isolation_level=None)
+        folder or file system) fails here, at start, rather than at the first move. At start
+        it waits as long as a migration may (another process may be migrating the file:
+        ``migrations.on_sqlite``), then no longer than :attr:`BUSY_TIMEOUT`."""
+        wait = migrations.SQLITE_WAIT_SECONDS
+        conn = sqlite3.connect(self.path, timeout=wait, isolation_level=None)
         try:
             _apply_pragmas(conn)
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute(f"PRAGMA busy_timeout = {int(self.BUSY_TIMEOUT * 1000)}")
         except BaseException:
             conn.close()
             raise

@@ -14,8 +14,9 @@ never imported from ``storage.py``, whose tables follow the newest revision.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -25,6 +26,7 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 
 HERE: Final = Path(__file__).resolve().parent
+T = TypeVar("T")
 
 # Alembic says at INFO which implementation it uses, at every start; the server says itself
 # when a migration ran (``Storage``), so only Alembic's warnings are worth the log.
@@ -33,6 +35,32 @@ logging.getLogger("alembic").setLevel(logging.WARNING)
 
 class MigrationError(Exception):
     """The database cannot be brought to this release's schema (the message says why)."""
+
+
+LOCK_KEY: Final = 0x5E7_6A3E_0022
+"""PostgreSQL: the advisory lock every setgame process takes before it looks at the schema
+(a fixed key: the same in every release, so that two releases never migrate at once)."""
+
+LOCK_SECONDS: Final = 300
+"""PostgreSQL: how long a process waits for another's migration before it gives up (the
+server then stops at start, naming the cause, and its supervisor starts it again)."""
+
+SQLITE_WAIT_SECONDS: Final = 300.0
+"""SQLite: the same wait, for the file's write lock (``BEGIN IMMEDIATE``)."""
+
+
+def lock(connection: sa.Connection) -> None:
+    """Take the schema lock for the rest of the caller's transaction, waiting for a process
+    that holds it (it is creating or migrating the schema); commit or rollback frees it.
+
+    Without it, processes started together on an empty database all create the same tables
+    and all but one fail (``pg_type_typname_nsp_index``). PostgreSQL: a transaction-level
+    advisory lock (taken again by the same transaction, it is simply held once more). SQLite
+    needs nothing here: :func:`upgrade_sqlite`'s ``BEGIN IMMEDIATE`` is the file's lock."""
+    if connection.dialect.name != "postgresql":
+        return
+    connection.exec_driver_sql(f"SET LOCAL lock_timeout = '{LOCK_SECONDS}s'")
+    connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
 
 
 def _config(connection: sa.Connection | None = None) -> Config:
@@ -56,8 +84,10 @@ def current(connection: sa.Connection) -> str | None:
 
 
 def upgrade(connection: sa.Connection, revision: str = "head") -> tuple[str | None, str | None]:
-    """Bring the database up to ``revision`` inside the caller's transaction; the revisions
-    before and after (equal when there was nothing to do)."""
+    """Bring the database up to ``revision`` inside the caller's transaction, under the
+    schema lock (:func:`lock`); the revisions before and after (equal when there was nothing
+    to do)."""
+    lock(connection)
     _check_known(connection)
     before = current(connection)
     command.upgrade(_config(connection), revision)
@@ -65,11 +95,21 @@ def upgrade(connection: sa.Connection, revision: str = "head") -> tuple[str | No
 
 
 def upgrade_sqlite(path: Path, revision: str = "head") -> tuple[str | None, str | None]:
-    """:func:`upgrade` an SQLite file in one transaction. Python's ``sqlite3`` runs DDL
-    outside any transaction unless told otherwise, so a failing revision would leave the
-    ones before it applied; here the connection begins its own (``BEGIN IMMEDIATE``: no
-    other writer meanwhile) and commits only once every revision has run."""
-    engine = sa.create_engine(f"sqlite:///{path}", poolclass=sa.NullPool)
+    """:func:`upgrade` an SQLite file in one transaction (see :func:`on_sqlite`)."""
+    return on_sqlite(path, lambda connection: upgrade(connection, revision))
+
+
+def on_sqlite(path: Path, work: Callable[[sa.Connection], T]) -> T:
+    """Run ``work`` in one transaction of an SQLite file that holds its write lock from the
+    start. Python's ``sqlite3`` runs DDL outside any transaction unless told otherwise, so a
+    failing revision would leave the ones before it applied; here the connection begins its
+    own (``BEGIN IMMEDIATE``: no other writer meanwhile, another process doing the same waits
+    up to :data:`SQLITE_WAIT_SECONDS`) and commits only once ``work`` is done."""
+    engine = sa.create_engine(
+        f"sqlite:///{path}",
+        poolclass=sa.NullPool,
+        connect_args={"timeout": SQLITE_WAIT_SECONDS},
+    )
 
     @sa.event.listens_for(engine, "connect")
     def _manual(dbapi_connection: Any, _record: Any) -> None:
@@ -81,7 +121,7 @@ def upgrade_sqlite(path: Path, revision: str = "head") -> tuple[str | None, str 
 
     try:
         with engine.begin() as connection:
-            return upgrade(connection, revision)
+            return work(connection)
     finally:
         engine.dispose()
 
