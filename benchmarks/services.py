@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -84,11 +85,70 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+class Server:
+    """A throwaway server that a test may stop (an outage) and start again, on the same
+    port and data: ``url``, ``stop()``, ``start()``, ``pause()`` and ``resume()`` (SIGSTOP,
+    SIGCONT: a server that hangs rather than refuses)."""
+
+    def __init__(self, command: list[str], port: int, url: str, log: Path) -> None:
+        self.command, self.port, self.url, self.log = command, port, url, log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT)
+        wait_port(self.port, self.proc)
+        self._ready()
+
+    def _ready(self) -> None:
+        """Until it takes requests (PostgreSQL: logins too)."""
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.resume()
+            _stop(self.proc)
+            self.proc = None
+
+    def pause(self) -> None:
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+
+
+class _Postgres(Server):
+    def _ready(self) -> None:
+        assert self.proc is not None
+        _wait_logins(self.port, self.proc)
+
+    def stop(self) -> None:
+        """``pg_ctl stop -m fast``: sessions ended, the server shut down cleanly."""
+        pg_ctl = _postgres_bin("pg_ctl")
+        if self.proc is None or pg_ctl is None:
+            super().stop()
+            return
+        data = self.command[self.command.index("-D") + 1]
+        subprocess.run(_as_postgres([pg_ctl, "stop", "-D", data, "-m", "fast", "-w"]),
+                       check=True, capture_output=True, timeout=60)
+        self.proc.wait(20)
+        self.proc = None
+
+
 @contextmanager
 def postgres() -> Iterator[str]:
     """``postgresql+asyncpg://...`` of a fresh cluster on loopback (raises :class:`Missing`)."""
-    initdb, server = _postgres_bin("initdb"), _postgres_bin("postgres")
-    if initdb is None or server is None:
+    with postgres_server() as server:
+        yield server.url
+
+
+@contextmanager
+def postgres_server() -> Iterator[Server]:
+    """A fresh PostgreSQL cluster on loopback that may be stopped and started again (raises
+    :class:`Missing`)."""
+    initdb, program = _postgres_bin("initdb"), _postgres_bin("postgres")
+    if initdb is None or program is None:
         raise Missing("PostgreSQL is not installed")
     # Not under a private (0700, root's) temporary folder: postgres must reach it.
     base = Path(tempfile.mkdtemp(prefix="setgame-pg-"))
@@ -101,15 +161,16 @@ def postgres() -> Iterator[str]:
         init = [initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
         subprocess.run(_as_postgres(init), check=True, capture_output=True)
         port = free_port()
-        command = [server, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(data)]
-        with (base / "pg.log").open("wb") as log:
-            proc = subprocess.Popen(_as_postgres(command), stdout=log, stderr=subprocess.STDOUT)
-            try:
-                wait_port(port, proc)
-                _wait_logins(port, proc)
-                yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
-            finally:
-                _stop(proc)
+        command = [program, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(data)]
+        url = f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
+        server = _Postgres(_as_postgres(command), port, url, base / "pg.log")
+        try:
+            server.start()
+            yield server
+        finally:
+            if server.proc is not None:
+                server.resume()
+                _stop(server.proc)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -118,20 +179,27 @@ def postgres() -> Iterator[str]:
 def redis() -> Iterator[str]:
     """``redis://127.0.0.1:<port>/0`` of a throwaway ``redis-server`` (no persistence;
     raises :class:`Missing`)."""
-    server = shutil.which("redis-server")
-    if server is None:
+    with redis_server() as server:
+        yield server.url
+
+
+@contextmanager
+def redis_server() -> Iterator[Server]:
+    """A throwaway ``redis-server`` (no persistence) that may be stopped and started again
+    (raises :class:`Missing`)."""
+    program = shutil.which("redis-server")
+    if program is None:
         raise Missing("redis-server is not installed")
     folder = Path(tempfile.mkdtemp(prefix="setgame-redis-"))
     try:
         port = free_port()
-        command = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+        command = [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                    "--appendonly", "no", "--dir", str(folder), "--protected-mode", "yes"]
-        with (folder / "redis.log").open("wb") as log:
-            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-            try:
-                wait_port(port, proc)
-                yield f"redis://127.0.0.1:{port}/0"
-            finally:
-                _stop(proc)
+        server = Server(command, port, f"redis://127.0.0.1:{port}/0", folder / "redis.log")
+        try:
+            server.start()
+            yield server
+        finally:
+            server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

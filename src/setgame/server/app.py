@@ -31,7 +31,7 @@ from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, ca
 from setgame.rules.decks import DECKS
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, keys, memory, moderation_api, wordfilter
+from setgame.server import account_api, keys, memory, metrics_api, moderation_api, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -449,28 +449,51 @@ def words_of(lang: str) -> dict[str, Any]:
 
 
 HEALTH_SECONDS: Final = 1.0
-"""An answer of ``/api/health`` is reused this long: a flood of checks asks the database
-(and Redis) once a second at most."""
+"""An answer of ``/api/ready`` (and ``/api/health``) is reused this long: a flood of checks
+asks the database (and Redis) once a second at most, each within ``PING_SECONDS`` (2 s)."""
+
+
+async def live(request: Request) -> Response:
+    """Liveness: the process answers (its event loop runs). Nothing else is asked, so that an
+    outage of the database never makes a supervisor restart every process."""
+    return JSONResponse({"ok": True})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness: 200 while the database (and a cluster's Redis) answers and no write has
+    failed; else 503 naming what failed (the cause is in the log)."""
+    failed = await _failed(request)
+    if failed:
+        error = " and ".join(failed) + " not answering: see the server log"
+        return JSONResponse({"ok": False, "failed": failed, "error": error}, status_code=503)
+    return JSONResponse({"ok": True})
 
 
 async def health(request: Request) -> Response:
-    """200 while the database (and a cluster's Redis) answers; else 503 naming which does
-    not (the cause is in the log)."""
+    """The readiness answer (``/api/ready``) with the number of rooms in memory, and what
+    failed also as ``down`` (its name before ``/api/ready``)."""
+    failed = await _failed(request)
+    body: dict[str, Any] = {"ok": not failed, "rooms": len(_rooms(request).rooms)}
+    if failed:
+        error = " and ".join(failed) + " not answering: see the server log"
+        body |= {"failed": failed, "down": failed, "error": error}
+    return JSONResponse(body, status_code=503 if failed else 200)
+
+
+async def _failed(request: Request) -> list[str]:
+    """What does not answer now, asked at most once a :data:`HEALTH_SECONDS`."""
+    state = request.app.state
     loop = asyncio.get_running_loop()
-    cached: tuple[float, list[str]] | None = getattr(request.app.state, "health", None)
+    cached: tuple[float, list[str]] | None = state.health
     if cached is None or loop.time() - cached[0] > HEALTH_SECONDS:
-        async with request.app.state.health_lock:
-            cached = request.app.state.health
+        async with state.health_lock:  # one check in flight; the others wait for its answer
+            cached = state.health
             if cached is None or loop.time() - cached[0] > HEALTH_SECONDS:
-                cached = request.app.state.health = (loop.time(), await _rooms(request).down())
-    rooms, down = len(_rooms(request).rooms), cached[1]
-    if request.app.state.storage.fault is not None and "database" not in down:
+                cached = state.health = (loop.time(), await _rooms(request).down())
+    down = cached[1]
+    if state.storage.fault is not None and "database" not in down:
         down = ["database", *down]  # a failed write is known at once, without asking
-    if down:
-        error = " and ".join(down) + " not answering: see the server log"
-        return JSONResponse({"ok": False, "rooms": rooms, "down": down, "error": error},
-                            status_code=503)
-    return JSONResponse({"ok": True, "rooms": rooms})
+    return down
 
 
 async def schema(request: Request) -> Response:
@@ -493,6 +516,8 @@ def routes(web: Path) -> list[Any]:
         Route("/puzzle", puzzle_page),
         Route("/favicon.ico", favicon),
         Route("/api/health", health),
+        Route("/api/live", live),
+        Route("/api/ready", ready),
         Route("/api/schema", schema),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", list_rooms, methods=["GET"]),
@@ -552,6 +577,8 @@ def build(
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
+        if app.state.metrics is not None:
+            app.state.metrics.start()  # the collector's pauses, from now on
         tending = [asyncio.create_task(memory.trim_memory(frozen=freeze), name="trim-memory")]
         if freeze:
             tending.append(asyncio.create_task(memory.freeze_young(), name="freeze-young"))
@@ -560,6 +587,8 @@ def build(
         finally:
             for task in tending:
                 task.cancel()
+            if app.state.metrics is not None:
+                app.state.metrics.stop()
             await players.close()
             await people.close(keeper)
             if redis is not None:  # its rooms go to the other processes first
@@ -569,7 +598,8 @@ def build(
             app.state.accounts.hashing.close()
 
     middleware = proxy_middleware(limits) + account_api.middleware(limits)
-    app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
+    every = routes(web) + metrics_api.routes(limits)
+    app = Starlette(routes=every, lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
     app.state.lobby = Lobby(limits)
     app.state.words = wordfilter.load(limits.words_file, limits.word_filter)
@@ -579,4 +609,5 @@ def build(
     app.state.bind_host = bind_host
     app.state.creators = {}
     app.state.health, app.state.health_lock = None, asyncio.Lock()
+    metrics_api.open_metrics(app, limits)
     return app

@@ -336,6 +336,20 @@ class Limits:
                   "against computer players"},
     )
 
+    # -- operations: /metrics (metrics_api.py, docs/deploy.md "Metrics") -----------------------
+
+    metrics: bool = field(
+        default=False,
+        metadata={"doc": "answer GET /metrics (Prometheus' text format); off: 404. Without "
+                  "metrics_token, only to loopback and private addresses"},
+    )
+    metrics_token: str = field(
+        default="",
+        metadata={"check": "token", "doc": "a secret of 16 to 256 printable characters: "
+                  "/metrics then answers only requests with 'Authorization: Bearer <it>', "
+                  "from any address"},
+    )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""
@@ -374,6 +388,8 @@ def _parse(key: str, raw: str, default: Any, meta: Mapping[str, Any]) -> Any:
             host_lines(str(value))
         except WordsError as exc:
             raise LimitError(str(exc)) from None
+    if meta.get("check") == "token" and value:
+        _token(key, str(value))
     low, high = meta.get("min"), meta.get("max")
     if (low is not None and value < low) or (high is not None and value > high):
         raise LimitError(f"{key} must be between {low} and {high}, not {raw!r}")
@@ -403,6 +419,15 @@ address or network (give addresses, not names)
                 f"{key}: {item!r} is not an IP address or network (give addresses, not names)"
             ) from None
     return found
+
+
+def _token(key: str, value: str) -> None:
+    """A bearer token: long enough not to be guessed, and sendable in a header as it is."""
+    if not 16 <= len(value) <= 256 or not all(33 <= ord(c) <= 126 for c in value):
+        raise LimitError(
+            f"{key} must be 16 to 256 printable characters without spaces "
+            f"(it is {len(value)} long)"
+        )
 
 
 _KINDS: Final = {int: "a whole number", float: "a number", bool: "true or false"}

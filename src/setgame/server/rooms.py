@@ -429,6 +429,7 @@ class Room:
 
         Raises :class:`setgame.rules.game.GameError` when the rules refuse it (nothing changes).
         """
+        begun = time.perf_counter()
         async with self.lock:
             self._check_alive()
             now = self.now()
@@ -436,7 +437,8 @@ class Room:
             action = build(now)
             events = self.game.apply(action)
             await self._commit(action, events)
-            return events
+        self.storage.metrics.answered(type(action).__name__, time.perf_counter() - begun)
+        return events
 
     def _check_alive(self) -> None:
         if self.broken:
@@ -475,6 +477,7 @@ class Room:
         if before is not None:
             before()
         self._broadcast(events)
+        self.storage.metrics.action(type(action).__name__)
         self._schedule_timer()
         self._changed.set()
         self._changed = asyncio.Event()

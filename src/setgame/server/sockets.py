@@ -320,6 +320,7 @@ def _tag(message: p.ClientMessage) -> str:
 
 def _error(conn: SocketConnection, code: str, message: str, request: str | None = None) -> None:
     conn.send(p.encode(p.Error(code=code, message=message, request=request)))
+    conn.ws.app.state.storage.metrics.error(code)  # metrics.py
 
 
 async def dispatch(room: Room, conn: SocketConnection, message: p.ClientMessage) -> None:

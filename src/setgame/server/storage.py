@@ -47,6 +47,7 @@ from setgame.rules.settings import RULES_VERSION
 from setgame.server import migrations
 from setgame.server.account_tables import account_seats
 from setgame.server.chat_tables import chat_lines
+from setgame.server.metrics import QUIET, Probe
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +253,7 @@ class Storage:
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
         self.fences: dict[str, int] = {}  # room -> the fencing token it is written with
+        self.metrics: Probe = QUIET  # the app's metrics (metrics.py), when they are on
 
     async def open(self) -> None:
         """Connect, check the database can be written, create tables (see ``create``).
@@ -389,6 +391,7 @@ class Storage:
             return
         self.commits += 1
         took = time.perf_counter() - begun
+        self.metrics.commit(took, len(batch))
         if took > SLOW_COMMIT:
             log.warning("slow commit: %.1f ms for %d writes", took * 1000, len(batch))
         for _, future in batch:

@@ -375,6 +375,7 @@ class Node:
         self._send(room_channel(room.id), {"k": "online", "room": room.id, "players": online})
 
     async def _answer(self, request: dict[str, Any]) -> None:
+        self.storage.metrics.relay("answered")
         error: dict[str, str] | None = None
         room = self.rooms.rooms.get(str(request.get("room")))
         try:
@@ -405,6 +406,7 @@ class Node:
         self._waiting[number] = future
         request = {"k": "req", "id": number, "from": self.me, "room": room.id, "op": op}
         self._send(process_channel(room.owner), request | fields)
+        self.storage.metrics.relay("sent")
         try:
             reply = await asyncio.wait_for(future, RELAY_SECONDS)
         except TimeoutError:
