@@ -4,16 +4,22 @@ registry of its own, so two apps in one process (as here) never see each other's
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from conftest import LiveServer
 from setgame.rules.cards import card_name, parse_cards
 from setgame.rules.sets import find_sets
 from setgame.server.app import build
+from setgame.server.client import Client
 from setgame.server.limits import LimitError, Limits
 from setgame.server.storage import Storage
 
@@ -175,3 +181,65 @@ def test_the_metrics_setting_is_read_from_the_environment() -> None:
     assert Limits.from_env({"SETGAME_METRICS": "on"}).metrics is True
     with pytest.raises(LimitError, match="SETGAME_METRICS must be true or false"):
         Limits.from_env({"SETGAME_METRICS": "perhaps"})
+
+
+# --- a cluster: relays between real processes ---------------------------------------------------
+
+
+def _scrape(server: str) -> Samples:
+    answer = httpx.get(f"{server}/metrics", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(answer.text)
+        for sample in family.samples
+    }
+
+
+@pytest.fixture
+async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
+    """A new, empty database of the test PostgreSQL cluster for this test alone."""
+    import asyncpg
+
+    name = "metrics_" + uuid.uuid4().hex[:10]
+    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield postgres_url.rsplit("/", 1)[0] + "/" + name
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+async def test_relays_are_counted_on_both_sides_of_a_cluster(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A player on the mirror's process joins: the mirror sends the request, the owner
+    answers it, commits and broadcasts the join (counted there alone)."""
+    servers = [
+        LiveServer(cluster_db, tmp_path / f"n{n}.log", env={"SETGAME_METRICS": "1"})
+        for n in range(2)
+    ]
+    for n, server in enumerate(servers):
+        server.options, server.created = ["--redis", redis_url], n > 0
+    try:
+        for server in servers:
+            await asyncio.to_thread(server.start)
+        owner, mirror = servers
+        async with httpx.AsyncClient() as http:
+            room = (await http.post(f"{owner}/api/rooms", json={})).json()["id"]
+        client = await Client.connect(str(mirror), room)
+        try:
+            await client.join("Ann")
+            seen = await asyncio.to_thread(_scrape, mirror)
+            assert seen[("setgame_websockets", ())] == 1
+        finally:
+            await client.close()
+        on_owner, on_mirror = await asyncio.to_thread(_scrape, owner), seen
+        assert on_mirror[("setgame_relays_total", (("side", "sent"),))] >= 1
+        assert on_owner[("setgame_relays_total", (("side", "answered"),))] >= 1
+        assert on_owner[("setgame_actions_total", (("type", "join"),))] == 1
+        assert ("setgame_actions_total", (("type", "join"),)) not in on_mirror
+    finally:
+        for server in servers:
+            await asyncio.to_thread(server.stop)
