@@ -147,3 +147,31 @@ async def plays_again(http: httpx.AsyncClient, two: list[LiveServer]) -> None:
         assert client.welcome["type"] == "welcome"
         await client.close()
         return
+
+
+def test_liveness_readiness_and_a_storage_fault_in_one_process(tmp_path: Path) -> None:
+    """SQLite: a latched storage fault (the files deleted under the server) makes readiness
+    503 at once, naming the database; liveness still answers; other methods get 405."""
+    from setgame.server.app import build
+    from setgame.server.storage import Storage
+
+    from .accountkit import TestClient
+
+    with TestClient(build(Storage(str(tmp_path / "one.db")))) as client:
+        assert client.get("/api/live").json() == {"ok": True}
+        assert client.get("/api/ready").json() == {"ok": True}
+        assert client.get("/api/health").json() == {"ok": True, "rooms": 0}
+        for route in ("/api/live", "/api/ready", "/api/health"):
+            assert client.post(route, content=b"{}").status_code == 405, route
+            assert client.head(route).status_code == 200, route
+        client.app.state.storage.fault = "the database file one.db was deleted"  # type: ignore[attr-defined]
+        ready = client.get("/api/ready")
+        assert ready.status_code == 503
+        assert ready.json() == {
+            "ok": False, "failed": ["database"],
+            "error": "database not answering: see the server log",
+        }
+        health = client.get("/api/health").json()
+        assert health["failed"] == health["down"] == ["database"] and health["rooms"] == 0
+        assert client.get("/api/live").status_code == 200
+        client.app.state.storage.fault = None  # type: ignore[attr-defined]
