@@ -110,7 +110,7 @@ async def test_processes_upgrading_one_older_database_together_all_come_up(
 ) -> None:
     """The normal path: started without ``--create-db`` on a database of an older release,
     every process finds it and one upgrades it while the others wait."""
-    for round_ in range(3):
+    for round_ in range(2):
         url = await new_database()  # type: ignore[misc]
         engine = create_async_engine(url)
         async with engine.begin() as conn:
@@ -175,7 +175,7 @@ def _open_together(path: Path) -> list[subprocess.CompletedProcess[str]]:
 
 
 def test_processes_creating_one_sqlite_file_together_all_open_it(tmp_path: Path) -> None:
-    for round_ in range(3):
+    for round_ in range(2):
         path = tmp_path / f"shared{round_}.db"
         for done in _open_together(path):
             assert done.returncode == 0, done.stdout
