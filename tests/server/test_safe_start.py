@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from conftest import LiveServer
 from setgame.server import migrations
+from setgame.server.storage import Storage, StorageError
 
 ROUNDS = 10
 TOGETHER = 3
@@ -146,6 +147,26 @@ async def test_a_process_without_create_db_waits_for_the_one_creating(
         await starting  # the lock is free once the creator's transaction commits
         assert server.running
         server.stop()
+    finally:
+        await engine.dispose()
+
+
+async def test_the_wait_for_the_schema_lock_is_bounded(
+    new_database: Callable[[], object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that holds the lock far too long (a stuck migration) stops the others at
+    start with a clear cause, rather than holding them forever."""
+    monkeypatch.setattr(migrations, "LOCK_SECONDS", 1)
+    url = str(await new_database())  # type: ignore[misc]
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(migrations.lock)
+            store = Storage(url, create=True)
+            with pytest.raises(StorageError, match="lock timeout") as caught:
+                await store.open()
+            await store.close()
+            assert url.rsplit("/", 1)[1] in str(caught.value)  # names the database
     finally:
         await engine.dispose()
 
