@@ -69,6 +69,8 @@ while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
+PUBLISH_BATCH: Final = 500
+"""At most this many messages in one pipeline to Redis (a bounded request)."""
 CLOSE_MOVED: Final = 1012
 """Close code (service restart) for a room's sockets when its owner changes here: the
 client reconnects, to any process, with its version."""
@@ -244,8 +246,7 @@ class Node:
             return False
 
     async def _drain(self) -> None:
-        while not self._out.empty():
-            await asyncio.sleep(0.01)
+        await self._out.join()  # sent, the last pipeline included
 
     # --- opening rooms: owner or mirror -----------------------------------------------
 
@@ -442,13 +443,22 @@ class Node:
 
     async def _publish(self) -> None:
         """One connection publishes everything, in order: a room's actions reach every
-        mirror in version order."""
+        mirror in version order. Whatever queued up meanwhile goes in one pipeline (one
+        round trip to Redis for the actions of every room committed together, not one
+        per action: ``docs/benchmarks.md``, "Round trips per action")."""
         while True:
-            channel, data = await self._out.get()
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._out.get_nowait())
             try:
-                await self.client.publish(channel, data)
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
             except Exception:
-                log.exception("cluster: cannot publish on %s", channel)
+                log.exception("cluster: cannot publish %d messages", len(batch))
+            for _ in batch:
+                self._out.task_done()
 
     async def _listen(self) -> None:
         while True:
