@@ -461,7 +461,9 @@ class Storage:
                     _check_fence(stmt, result.rowcount)
         except (sa.exc.IntegrityError, sqlite3.IntegrityError):
             raise  # a refused write (a duplicate version), not a storage fault
-        except (sa.exc.OperationalError, sa.exc.DatabaseError, sqlite3.Error, OSError) as exc:
+        # DBAPIError: also a connection the driver found closed (InterfaceError), which
+        # went up unnamed before (tests/server/test_group_commit.py)
+        except (sa.exc.DBAPIError, sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot write to the database {self.where}: {_cause(exc)}{self._diagnosis()}"
             ) from exc

@@ -529,7 +529,8 @@ class Node:
             mirror.set_owner(owner)
         self._free = [m.id for m, o in zip(mirrors, owners, strict=True) if o is None]
         here = list(self.rooms.rooms.values())
-        await self.quota.tick(self.me, [r for r in here if isinstance(r, OwnedRoom)], here)
+        owned_here: list[Room] = [r for r in here if isinstance(r, OwnedRoom)]
+        await self.quota.tick(self.me, owned_here, here, self.alive)
         try:
             await self._share_list()
         except Exception:  # the list may lag; the leases above must not
