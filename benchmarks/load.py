@@ -309,6 +309,7 @@ class Stats:
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
     server_warnings: list[str] = field(default_factory=list)  # from the server's log
     server_errors: list[str] = field(default_factory=list)
+    server_tracebacks: list[str] = field(default_factory=list)  # the first few, whole
 
 
 @dataclass
@@ -993,6 +994,7 @@ def _load(
     lines = [line for server in servers for line in server.log_lines()]
     total.server_warnings = [line for line in lines if "WARNING" in line]
     total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
+    total.server_tracebacks = _tracebacks(lines)
     if opts.samples is not None:
         _write_samples(opts.samples, total)
     cpu_after = servers_cpu(pids)
@@ -1009,6 +1011,24 @@ def _load(
         busy = machine_after[0] - machine_before[0]
         total.machine_cpu = busy / max(machine_after[1] - machine_before[1], 1e-9)
     return report(total, idle, players, opts, processes)
+
+
+def _tracebacks(lines: list[str], keep: int = 3) -> list[str]:
+    """The first ``keep`` different tracebacks of a server log, whole (the cause of an
+    error is in its last lines, which the ERROR lines alone leave out)."""
+    found: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.startswith("Traceback"):
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].startswith((" ", "\t")):
+            end += 1
+        block = "\n".join(lines[i : end + 1])
+        if block not in found:
+            found.append(block)
+        if len(found) >= keep:
+            break
+    return found
 
 
 def _write_samples(path: str, stats: Stats) -> None:
@@ -1118,6 +1138,7 @@ def report(
         "errors": dict(stats.errors),
         "error_count": sum(stats.errors.values()) + stats.unfinished + len(stats.server_errors),
         "server_log_errors": stats.server_errors[-5:],
+        "server_log_tracebacks": stats.server_tracebacks,
         "server_log_warnings": len(stats.server_warnings),
         "server_log_warning_sample": stats.server_warnings[-3:],
         "unfinished_picks": stats.unfinished,
