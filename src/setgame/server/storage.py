@@ -417,9 +417,6 @@ class Storage:
         of the statement (nothing of it written) sends each job through its own
         transaction, as a failed group commit does."""
         assert self._appender is not None
-        if self.fault is not None:
-            await self._commit_one_by_one(batch)
-            return
         try:
             written = await self._appender.write([j.append for j in batch if j.append])
         except Exception as exc:

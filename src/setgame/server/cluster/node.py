@@ -69,6 +69,8 @@ while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
+REDIS_CONNECTIONS: Final = 100
+"""Connections to Redis at most (besides the subscription and the publisher's own)."""
 PUBLISH_BATCH: Final = 500
 """At most this many messages in one pipeline to Redis (a bounded request)."""
 CLOSE_MOVED: Final = 1012
@@ -173,10 +175,13 @@ class ClusterRooms(Rooms):
 class Node:
     """This process in the cluster: ``me``, its Redis clients and its loops."""
 
-    def __init__(self, rooms: ClusterRooms, client: aioredis.Redis) -> None:
+    def __init__(
+        self, rooms: ClusterRooms, client: aioredis.Redis, publisher: aioredis.Redis | None = None
+    ) -> None:
         self.rooms = rooms
         self.storage = rooms.storage
         self.client = client
+        self.publisher = publisher or client  # publishes everything, in order (_publish)
         self.me = f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.leases = Leases(client, self.me)
         self.quota = Quota(client, rooms.limits)
@@ -236,6 +241,8 @@ class Node:
                 await task
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
+        if self.publisher is not self.client:
+            await self.publisher.aclose()
         await self.client.aclose()
 
     async def ping(self) -> bool:
@@ -452,7 +459,7 @@ class Node:
             while not self._out.empty() and len(batch) < PUBLISH_BATCH:
                 batch.append(self._out.get_nowait())
             try:
-                async with self.client.pipeline(transaction=False) as pipe:
+                async with self.publisher.pipeline(transaction=False) as pipe:
                     for channel, data in batch:
                         pipe.publish(channel, data)
                     await pipe.execute()
@@ -760,6 +767,13 @@ async def snapshot(storage: Storage, rid: str) -> RoomRecord | None:
 async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
     """The rooms of this process in the cluster of Redis ``url`` (started)."""
     rooms = ClusterRooms(storage, limits)
-    rooms.node = Node(rooms, aioredis.from_url(url))
+    # A burst (hundreds of rooms opened or let go at once) waits for a connection of the
+    # pool instead of failing "Too many connections" (issue 22's load runs, 2 processes);
+    # the publisher has a connection of its own, so that no burst delays or fails it.
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=RELAY_SECONDS
+    )
+    publisher = aioredis.from_url(url, single_connection_client=True)
+    rooms.node = Node(rooms, aioredis.Redis.from_pool(pool), publisher)
     await rooms.node.start()
     return rooms
