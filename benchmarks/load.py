@@ -4,6 +4,7 @@
     python3 benchmarks/load.py --quick          # a few rooms for a few seconds (the test)
     python3 benchmarks/load.py --server-src ../other/src   # another checkout's server (A/B)
     python3 benchmarks/load.py --processes 1,2,3   # clusters of N servers (load_cluster.py)
+    python3 benchmarks/load.py --processes 1,2 --players 2000 --speed 2 --runs 3 --json
 
 It starts ONE server (``uvicorn`` in a subprocess on loopback, a temporary SQLite
 file), creates the rooms over HTTP, connects the players through the Python
@@ -100,6 +101,44 @@ def cpu_seconds(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(root: int) -> float | None:
+    """CPU seconds of a process and all its descendants so far (PostgreSQL's backends): the
+    live ones from /proc, those that ended in their parents' cutime and cstime; else None."""
+    parents: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents.setdefault(int(fields[1]), []).append(pid)
+        times[pid] = sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
+    if root not in times:
+        return None
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo += parents.get(pid, [])
+    return total
+
+
+def written_bytes(pids: Sequence[int]) -> int | None:
+    """Bytes the processes wrote so far (sockets and files: /proc/<pid>/io ``wchar``)."""
+    total = 0
+    for pid in pids:
+        try:
+            lines = Path(f"/proc/{pid}/io").read_text().splitlines()
+        except OSError:
+            return None
+        total += next((int(x.split()[1]) for x in lines if x.startswith("wchar:")), 0)
+    return total if pids else None
 
 
 def machine_busy() -> tuple[float, float] | None:
@@ -262,12 +301,15 @@ class Stats:
     server_cpu: float | None = None  # CPU seconds of the server over the same span
     play_load_cpu: float = 0.0  # CPU seconds of the load generator(s) while playing only
     play_server_cpu: float | None = None  # CPU seconds of the server while playing only
+    play_service_cpu: dict[str, float] = field(default_factory=dict)  # PostgreSQL, Redis
+    play_server_written: int | None = None  # bytes the server(s) wrote while playing
     server_memory: tuple[float, float] | None = None  # server's (RSS, peak RSS) MiB at the end
     table_batches: int = 0  # find_sets_batch calls of the players' TableSolver
     tables_batched: int = 0  # tables those calls solved
     machine_cpu: float | None = None  # share of all cores busy (anyone's work) over the run
     server_warnings: list[str] = field(default_factory=list)  # from the server's log
     server_errors: list[str] = field(default_factory=list)
+    server_tracebacks: list[str] = field(default_factory=list)  # the first few, whole
 
 
 @dataclass
@@ -294,6 +336,7 @@ class Options:
     keepalive: float | None = 20.0  # WebSocket ping interval of each player's connection
     compression: str | None = None  # "deflate" as browsers negotiate, or None
     server_pids: tuple[int, ...] = ()  # the server processes, for their CPU time while playing
+    service_pids: tuple[tuple[str, int], ...] = ()  # (name, root pid): PostgreSQL, Redis
 
 
 def servers_cpu(pids: Sequence[int]) -> float | None:
@@ -310,16 +353,28 @@ class PlayCpu:
     the play alone: connecting thousands of sockets costs both sides more than a second of
     play."""
 
-    def __init__(self, server_pids: Sequence[int]) -> None:
+    def __init__(
+        self, server_pids: Sequence[int], services: Sequence[tuple[str, int]] = ()
+    ) -> None:
         self.pids = server_pids
+        self.services = services
         self.load = time.process_time()
         self.server = servers_cpu(server_pids)
+        self.written = written_bytes(server_pids)
+        self.service = {name: tree_cpu(pid) for name, pid in services}
 
     def finish(self, stats: Stats) -> None:
         stats.play_load_cpu = time.process_time() - self.load
         after = servers_cpu(self.pids)
         if self.server is not None and after is not None:
             stats.play_server_cpu = after - self.server
+        written = written_bytes(self.pids)
+        if self.written is not None and written is not None:
+            stats.play_server_written = written - self.written
+        for name, pid in self.services:
+            began, now = self.service.get(name), tree_cpu(pid)
+            if began is not None and now is not None:
+                stats.play_service_cpu[name] = now - began
 
 
 Triple = tuple[str, str, str]
@@ -658,7 +713,7 @@ async def play(
         room.players.sort(key=lambda bot: bot.seat)
     begun = time.monotonic()
     stats.begun = time.perf_counter()
-    play_cpu = PlayCpu(opts.server_pids)
+    play_cpu = PlayCpu(opts.server_pids, opts.service_pids)
     stop = begun + opts.seconds
     bots = [bot for room in rooms for bot in room.players]
     for bot in bots:
@@ -939,6 +994,7 @@ def _load(
     lines = [line for server in servers for line in server.log_lines()]
     total.server_warnings = [line for line in lines if "WARNING" in line]
     total.server_errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
+    total.server_tracebacks = _tracebacks(lines)
     if opts.samples is not None:
         _write_samples(opts.samples, total)
     cpu_after = servers_cpu(pids)
@@ -955,6 +1011,24 @@ def _load(
         busy = machine_after[0] - machine_before[0]
         total.machine_cpu = busy / max(machine_after[1] - machine_before[1], 1e-9)
     return report(total, idle, players, opts, processes)
+
+
+def _tracebacks(lines: list[str], keep: int = 3) -> list[str]:
+    """The first ``keep`` different tracebacks of a server log, whole (the cause of an
+    error is in its last lines, which the ERROR lines alone leave out)."""
+    found: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.startswith("Traceback"):
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].startswith((" ", "\t")):
+            end += 1
+        block = "\n".join(lines[i : end + 1])
+        if block not in found:
+            found.append(block)
+        if len(found) >= keep:
+            break
+    return found
 
 
 def _write_samples(path: str, stats: Stats) -> None:
@@ -999,6 +1073,11 @@ def merge(parts: list[Stats]) -> Stats:
         total.play_load_cpu += part.play_load_cpu
         if part.play_server_cpu is not None:  # every process measured the same server
             total.play_server_cpu = max(total.play_server_cpu or 0.0, part.play_server_cpu)
+        if part.play_server_written is not None:
+            written = max(total.play_server_written or 0, part.play_server_written)
+            total.play_server_written = written
+        for name, cpu in part.play_service_cpu.items():
+            total.play_service_cpu[name] = max(total.play_service_cpu.get(name, 0.0), cpu)
         total.table_batches += part.table_batches
         total.tables_batched += part.tables_batched
     return total
@@ -1059,6 +1138,7 @@ def report(
         "errors": dict(stats.errors),
         "error_count": sum(stats.errors.values()) + stats.unfinished + len(stats.server_errors),
         "server_log_errors": stats.server_errors[-5:],
+        "server_log_tracebacks": stats.server_tracebacks,
         "server_log_warnings": len(stats.server_warnings),
         "server_log_warning_sample": stats.server_warnings[-3:],
         "unfinished_picks": stats.unfinished,
@@ -1077,13 +1157,23 @@ def report(
 def playing_cpu(stats: Stats) -> dict[str, float | None]:
     """CPU use while playing (connecting left out): the server's and the load generator's
     share of one core, and the server's CPU milliseconds per action."""
-    server = stats.play_server_cpu
+    server, actions = stats.play_server_cpu, stats.actions
+    written = stats.play_server_written
     return {
         "server_cpu_percent_playing": _percent(server, stats.seconds),
         "server_cpu_ms_per_action": None
-        if server is None or not stats.actions
-        else round(1000 * server / stats.actions, 3),
+        if server is None or not actions
+        else round(1000 * server / actions, 3),
         "load_cpu_percent_playing": _percent(stats.play_load_cpu, stats.seconds),
+        # PostgreSQL's and Redis's CPU (all their processes) while playing, per action
+        "service_cpu_ms_per_action": {
+            name: round(1000 * cpu / actions, 3) for name, cpu in stats.play_service_cpu.items()
+        }
+        if actions
+        else {},
+        "server_written_bytes_per_action": None
+        if written is None or not actions
+        else round(written / actions),
     }
 
 
@@ -1170,6 +1260,9 @@ def main(argv: list[str] | None = None) -> int:
         help="server processes over PostgreSQL and Redis, e.g. 1,2,3: one run each, after "
         "the single SQLite server (benchmarks/load_cluster.py)",
     )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="with --processes: repeat, give medians and spread"
+    )
     parser.add_argument("--deck", default="full", help="room deck: full or beginner")
     parser.add_argument("--rounds", default="match", help="match (a round per player) or single")
     parser.add_argument("--quick", action="store_true", help="a few rooms for a few seconds")
@@ -1193,6 +1286,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds, args.deck, args.rounds = 12, 6.0, "beginner", "single"
+    if not 1 <= args.runs <= 20:
+        parser.error(f"--runs must be 1-20, got {args.runs!r}")
     if args.players < args.room_size or args.room_size < 1 or args.generators < 1:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
     opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
@@ -1246,7 +1341,7 @@ def _main_cluster(
     from load_cluster import run_cluster, show_cluster
 
     try:
-        result = run_cluster(players, opts, counts, generators, args.db_dir)
+        result = run_cluster(players, opts, counts, generators, args.db_dir, args.runs)
     except services.Missing as missing:
         print(f"load.py: error: --processes needs PostgreSQL and Redis: {missing}", file=sys.stderr)
         return 2

@@ -62,6 +62,27 @@ def test_load_benchmark_on_two_processes_relays_across_them_without_errors() -> 
     owner, mirror = two["pick_to_owner_player_latency"], two["pick_to_mirror_player_latency"]
     assert owner["count"] > 0 and mirror["count"] > 0
     assert two["mirror_p50_ratio_to_owner"] == round(mirror["p50_ms"] / owner["p50_ms"], 2)
+    # issue 22: the ratios to the SQLite process of the same run, and the services' costs
+    ours, theirs = two["pick_to_all_latency"], sqlite["pick_to_all_latency"]
+    assert two["ratios_to_sqlite"]["p99"] == round(ours["p99_ms"] / theirs["p99_ms"], 2)
+    cpu = two["server_cpu_ms_per_action"] / sqlite["server_cpu_ms_per_action"]
+    assert two["ratios_to_sqlite"]["cpu_per_action"] == round(cpu, 2)
+    spread = report["ratios_over_runs"]["2"]["p99"]  # one run: its median is its ratio
+    assert spread["median"] == spread["low"] == spread["high"] == two["ratios_to_sqlite"]["p99"]
+    assert set(two["service_cpu_ms_per_action"]) == {"postgresql", "redis"}
+    assert two["services"]["pg_commits_per_action"] > 0
+    assert two["server_written_bytes_per_action"] > 0
+
+
+@pytest.mark.parametrize("bad", ["0", "21", "x"])
+def test_load_benchmark_refuses_bad_run_counts(bad: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--processes", "1", "--runs", bad],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "--runs" in done.stderr
 
 
 @pytest.mark.parametrize("bad", ["0", "1,x", "", "9", "1,2,3,4,5,6,7,8,1"])

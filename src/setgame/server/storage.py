@@ -48,6 +48,7 @@ from setgame.server import migrations
 from setgame.server.account_tables import account_seats
 from setgame.server.chat_tables import chat_lines
 from setgame.server.metrics import QUIET, Probe
+from setgame.server.pgappend import Append, PgAppender
 
 log = logging.getLogger(__name__)
 
@@ -191,7 +192,18 @@ class RoomRecord:
 Write = tuple[sa.Executable, dict[str, Any]]
 """One statement and its parameters; consecutive writes of one statement share an
 ``executemany`` inside a group commit."""
-Job = tuple[list[Write], asyncio.Future[None]]
+
+
+@dataclass(slots=True)
+class Job:
+    """One caller's writes, committed together; ``future`` is resolved after their commit.
+    ``append``: the same writes as one room's action, which PostgreSQL commits with the
+    other rooms' actions of the group in one statement (``pgappend.py``)."""
+
+    writes: list[Write]
+    future: asyncio.Future[None]
+    append: Append | None = None
+
 
 _INSERT_ROOM: Final = rooms.insert()
 _INSERT_GAME: Final = games.insert()
@@ -249,6 +261,8 @@ class Storage:
         if self.path is not None:
             self._writer_db = SqliteWriter(str(self.path))
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
+        # PostgreSQL: the rooms' actions go in one statement per group (pgappend.py)
+        self._appender = None if self.sqlite else PgAppender(self.url)
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
@@ -357,18 +371,20 @@ class Storage:
                         await task
             self._writer = self._checkpointer = None
         await self.engine.dispose()
+        if self._appender is not None:
+            await self._appender.close()
         if self._writer_db is not None:
             self._writer_db.close()
 
     # --- writes: queued, group-committed -------------------------------------
 
-    async def _submit(self, *writes: Write) -> None:
+    async def _submit(self, *writes: Write, append: Append | None = None) -> None:
         if self._writer is None or self._writer.done():
             raise RuntimeError(f"storage is not open: {self.where}")
         if self.fault is not None:
             raise StorageError(self.fault)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((list(writes), future))
+        self._queue.put_nowait(Job(list(writes), future, append))
         await future
 
     async def _write_loop(self) -> None:
@@ -383,32 +399,62 @@ class Storage:
                     self._queue.task_done()
 
     async def _commit(self, batch: list[Job]) -> None:
+        """The commit point: everything queued since the last commit, committed together
+        (each job acknowledged, its future resolved, only after its own commit returned).
+        On PostgreSQL the rooms' actions go in one statement, the other writes in one
+        transaction beside it."""
         begun = time.perf_counter()
-        try:
-            await self._transaction([w for writes, _ in batch for w in writes])
-        except Exception:
-            await self._commit_one_by_one(batch)
-            return
-        self.commits += 1
+        appends = [j for j in batch if j.append is not None] if self._appender else []
+        others = [j for j in batch if j.append is None] if appends else batch
+        if appends:
+            await self._commit_appends(appends)
+        if others:
+            await self._commit_group(others)
         took = time.perf_counter() - begun
         self.metrics.commit(took, len(batch))
         if took > SLOW_COMMIT:
             log.warning("slow commit: %.1f ms for %d writes", took * 1000, len(batch))
-        for _, future in batch:
-            if not future.done():
-                future.set_result(None)
+
+    async def _commit_group(self, batch: list[Job]) -> None:
+        try:
+            await self._transaction([w for job in batch for w in job.writes])
+        except Exception:
+            await self._commit_one_by_one(batch)
+            return
+        self.commits += 1
+        for job in batch:
+            _resolve(job.future)
+
+    async def _commit_appends(self, batch: list[Job]) -> None:
+        """PostgreSQL: the actions of ``batch`` in one statement (``pgappend.py``); a room
+        whose fencing guard matched nothing fails alone (:class:`Fenced`), and any failure
+        of the statement (nothing of it written) sends each job through its own
+        transaction, as a failed group commit does."""
+        assert self._appender is not None
+        try:
+            written = await self._appender.write([j.append for j in batch if j.append])
+        except Exception as exc:
+            log.warning("group of %d actions not written (%s): one by one", len(batch), exc)
+            await self._commit_one_by_one(batch)
+            return
+        self.commits += 1
+        for job in batch:
+            append = job.append
+            if append is None or append.room in written:
+                _resolve(job.future)
+            elif not job.future.done():
+                job.future.set_exception(_stale(append.room, append.token))
 
     async def _commit_one_by_one(self, batch: list[Job]) -> None:
         """After a failed group commit: isolate the failing write, keep the others."""
-        for writes, future in batch:
+        for job in batch:
             try:
-                await self._transaction(writes)
+                await self._transaction(job.writes)
             except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
+                if not job.future.done():
+                    job.future.set_exception(exc)
             else:
-                if not future.done():
-                    future.set_result(None)
+                _resolve(job.future)
 
     async def _transaction(self, writes: list[Write]) -> None:
         """Run ``writes`` in one transaction, one ``executemany`` per run of a statement;
@@ -426,7 +472,9 @@ class Storage:
                     _check_fence(stmt, result.rowcount)
         except (sa.exc.IntegrityError, sqlite3.IntegrityError):
             raise  # a refused write (a duplicate version), not a storage fault
-        except (sa.exc.OperationalError, sa.exc.DatabaseError, sqlite3.Error, OSError) as exc:
+        # DBAPIError: also a connection the driver found closed (InterfaceError), which
+        # went up unnamed before (tests/server/test_group_commit.py)
+        except (sa.exc.DBAPIError, sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot write to the database {self.where}: {_cause(exc)}{self._diagnosis()}"
             ) from exc
@@ -488,13 +536,18 @@ class Storage:
             if seat.account is not None:
                 values = {"room": room, "player": seat.player, "account": seat.account}
                 writes.append((account_seats.insert().values(values), {}))
+        stored = _dump(action)
         writes.append(
-            (_INSERT_ACTION, {"game": game, "version": version, "at": at, "action": _dump(action)})
+            (_INSERT_ACTION, {"game": game, "version": version, "at": at, "action": stored})
         )
-        if finished:
-            ended = {"game_id": game, "status": "finished", "finished_at": time.time()}
-            writes.append((_FINISH_GAME, ended))
-        await self._submit(*writes)
+        ended = time.time() if finished else None
+        if ended is not None:
+            end: dict[str, Any] = {"game_id": game, "status": "finished", "finished_at": ended}
+            writes.append((_FINISH_GAME, end))
+        one = None
+        if room is not None and seat is None:  # a seat's writes go the general way
+            one = Append(room, self.fences.get(room), game, version, at, stored, ended)
+        await self._submit(*writes, append=one)
 
     # --- fencing (docs/cluster.md) ----------------------------------------------
 
@@ -839,10 +892,19 @@ def _check_fence(stmt: sa.Executable, rowcount: int) -> None:
     fence = stmt.get_execution_options().get("setgame_fence")
     if fence is not None and rowcount != 1:
         room, _, token = str(fence).rpartition(":")
-        raise Fenced(
-            f"room {room!r}: fencing token {token} is stale (another process owns the room "
-            "now): nothing of this write was stored"
-        )
+        raise _stale(room, token)
+
+
+def _stale(room: str, token: object) -> Fenced:
+    return Fenced(
+        f"room {room!r}: fencing token {token} is stale (another process owns the room "
+        "now): nothing of this write was stored"
+    )
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _sqlite_path(url: str) -> Path | None:

@@ -69,6 +69,10 @@ while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
 """How long a relayed request waits for the owner's answer."""
+REDIS_CONNECTIONS: Final = 100
+"""Connections to Redis at most (besides the subscription and the publisher's own)."""
+PUBLISH_BATCH: Final = 500
+"""At most this many messages in one pipeline to Redis (a bounded request)."""
 CLOSE_MOVED: Final = 1012
 """Close code (service restart) for a room's sockets when its owner changes here: the
 client reconnects, to any process, with its version."""
@@ -171,10 +175,13 @@ class ClusterRooms(Rooms):
 class Node:
     """This process in the cluster: ``me``, its Redis clients and its loops."""
 
-    def __init__(self, rooms: ClusterRooms, client: aioredis.Redis) -> None:
+    def __init__(
+        self, rooms: ClusterRooms, client: aioredis.Redis, publisher: aioredis.Redis | None = None
+    ) -> None:
         self.rooms = rooms
         self.storage = rooms.storage
         self.client = client
+        self.publisher = publisher or client  # publishes everything, in order (_publish)
         self.me = f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.leases = Leases(client, self.me)
         self.quota = Quota(client, rooms.limits)
@@ -204,6 +211,7 @@ class Node:
             (self._listen(), "cluster-listen"),
             (self._publish(), "cluster-publish"),
             (self._watch(), "cluster-watch"),
+            (self._exchange(), "cluster-exchange"),
             (self._takeovers(), "cluster-takeovers"),
         ):
             self._tasks.append(asyncio.create_task(coro, name=name))
@@ -233,6 +241,8 @@ class Node:
                 await task
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
+        if self.publisher is not self.client:
+            await self.publisher.aclose()
         await self.client.aclose()
 
     async def ping(self) -> bool:
@@ -244,8 +254,7 @@ class Node:
             return False
 
     async def _drain(self) -> None:
-        while not self._out.empty():
-            await asyncio.sleep(0.01)
+        await self._out.join()  # sent, the last pipeline included
 
     # --- opening rooms: owner or mirror -----------------------------------------------
 
@@ -444,13 +453,22 @@ class Node:
 
     async def _publish(self) -> None:
         """One connection publishes everything, in order: a room's actions reach every
-        mirror in version order."""
+        mirror in version order. Whatever queued up meanwhile goes in one pipeline (one
+        round trip to Redis for the actions of every room committed together, not one
+        per action: ``docs/benchmarks.md``, "Round trips per action")."""
         while True:
-            channel, data = await self._out.get()
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._out.get_nowait())
             try:
-                await self.client.publish(channel, data)
+                async with self.publisher.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
             except Exception:
-                log.exception("cluster: cannot publish on %s", channel)
+                log.exception("cluster: cannot publish %d messages", len(batch))
+            for _ in batch:
+                self._out.task_done()
 
     async def _listen(self) -> None:
         while True:
@@ -505,9 +523,12 @@ class Node:
                     await self._drop_owned()  # cut off from Redis: others may own them now
 
     async def _check(self) -> None:
-        """Renew this process's leases; drop the rooms whose lease is lost; note the
-        mirrored rooms whose owner is gone (``_takeovers`` takes them); share the public
-        list. Nothing here waits for a takeover: the renewals must never be late."""
+        """Renew this process's leases; drop the rooms whose lease is lost. Nothing else
+        happens in this task (the rest of the lease check is :meth:`_exchange`, takeovers
+        are :meth:`_takeovers`): the renewals must never be late. On a starved machine
+        (issue 22's load runs, load average 10-15 on 2 cores) the exchanges after the
+        renewal took up to 0.5 s, and in one run long enough that renewals came after
+        the leases had run out: the process dropped its own rooms (1012)."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
         kept = await self.leases.renew([r.id for r in owned])
         self._renewed = time.monotonic()
@@ -515,13 +536,30 @@ class Node:
             if not ok:
                 log.warning("cluster: lost the lease of room %s", room.id)
                 await self.drop(room)
+
+    async def _exchange(self) -> None:
+        """Every lease check's period, apart from the renewals: the mirrors' owners, the
+        room counts and watchers, the public list."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._share()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: exchange with the other processes failed")
+
+    async def _share(self) -> None:
+        """Note the mirrored rooms whose owner is gone (``_takeovers`` takes them); count
+        the rooms and watchers; share the public list."""
         mirrors = [r for r in self.rooms.rooms.values() if isinstance(r, MirrorRoom)]
         owners = await self.leases.owners([r.id for r in mirrors])
         for mirror, owner in zip(mirrors, owners, strict=True):
             mirror.set_owner(owner)
         self._free = [m.id for m, o in zip(mirrors, owners, strict=True) if o is None]
         here = list(self.rooms.rooms.values())
-        await self.quota.tick(self.me, [r for r in here if isinstance(r, OwnedRoom)], here)
+        owned_here: list[Room] = [r for r in here if isinstance(r, OwnedRoom)]
+        await self.quota.tick(self.me, owned_here, here, self.alive)
         try:
             await self._share_list()
         except Exception:  # the list may lag; the leases above must not
@@ -731,6 +769,13 @@ async def snapshot(storage: Storage, rid: str) -> RoomRecord | None:
 async def open_cluster(storage: Storage, limits: Limits, url: str) -> ClusterRooms:
     """The rooms of this process in the cluster of Redis ``url`` (started)."""
     rooms = ClusterRooms(storage, limits)
-    rooms.node = Node(rooms, aioredis.from_url(url))
+    # A burst (hundreds of rooms opened or let go at once) waits for a connection of the
+    # pool instead of failing "Too many connections" (issue 22's load runs, 2 processes);
+    # the publisher has a connection of its own, so that no burst delays or fails it.
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=RELAY_SECONDS
+    )
+    publisher = aioredis.from_url(url, single_connection_client=True)
+    rooms.node = Node(rooms, aioredis.Redis.from_pool(pool), publisher)
     await rooms.node.start()
     return rooms

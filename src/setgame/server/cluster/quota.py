@@ -26,7 +26,6 @@ from typing import Any, Final
 
 import redis.asyncio as aioredis
 
-from setgame.server.cluster.lease import redis_now
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit, too_many_rooms
 from setgame.server.rooms import Room
@@ -38,8 +37,12 @@ QUOTA_MS: Final = 10_000
 RATE_KEY_MS: Final = 86_400_000
 """A creation-rate bucket left alone this long is forgotten (it would be full again)."""
 ALL_KEY: Final = "setgame:quota:rooms"
-WATCH_STALE_MS: Final = 3000
-"""A process's watcher count of a room not written again for this long is left out (gone)."""
+WATCH_KEY_MS: Final = 6000
+"""A process's watcher counts expire this long after it last wrote them (it died)."""
+REFRESH_EVERY: Final = 4
+"""The owned rooms' counts are pushed ahead at every 4th tick (3 s at a lease check every
+0.75 s, well inside ``QUOTA_MS``): one script naming every room, each 0.75 s, cost 500 rooms'
+owner a few ms of its event loop each time (issue 22's profile, ``docs/benchmarks.md``)."""
 
 _ADMIT: Final = """
 local t = redis.call('time')
@@ -92,9 +95,9 @@ def rooms_key(address: str) -> str:
     return f"{ALL_KEY}:{address}"
 
 
-def watch_key(room: str) -> str:
-    """A hash: process -> ``count:time_ms``, its watchers of ``room`` when it last said."""
-    return f"setgame:watchers:{room}"
+def watch_key(process: str) -> str:
+    """A hash: room -> the watchers (connections without a seat) ``process`` has there."""
+    return f"setgame:watchers:{process}"
 
 
 def rate_key(address: str) -> str:
@@ -109,7 +112,8 @@ class Quota:
         self._admit: Any = client.register_script(_ADMIT)
         self._refresh: Any = client.register_script(_REFRESH)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._watching: set[str] = set()  # rooms whose watchers this process wrote
+        self._written: dict[str, int] = {}  # room -> the watchers count this process wrote
+        self._ticks = 0
 
     async def admit(self, room: str, address: str, mode: str = "multi") -> None:
         """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap. A
@@ -135,16 +139,22 @@ class Quota:
         if verdict == 3:
             raise RoomLimit("rate_limited", 429, "too many rooms created from this address: wait")
 
-    async def tick(self, me: str, owned: list[Room], rooms: list[Room]) -> None:
+    async def tick(
+        self, me: str, owned: list[Room], rooms: list[Room], alive: set[str] | None = None
+    ) -> None:
         """At each lease check of process ``me``: its owned rooms (``owned``, a subset of
-        ``rooms``) go on counting, and the watchers are exchanged. A Redis failure is logged:
-        the counts run out by themselves, the watchers shown lag."""
+        ``rooms``) go on counting (every :data:`REFRESH_EVERY` ticks), and the watchers are
+        exchanged with the processes ``alive``. A Redis failure is logged: the counts run
+        out by themselves, the watchers shown lag."""
         now, left = time.monotonic(), self.limits.left_seconds
+        self._ticks += 1
         try:
-            await self.refresh(
-                (room.id, room.creator, room.counts_for_creator(now, left)) for room in owned
-            )
-            await self.share_watchers(me, rooms)
+            if self._ticks % REFRESH_EVERY == 1:
+                await self.refresh(
+                    (room.id, room.creator, room.counts_for_creator(now, left))
+                    for room in owned
+                )
+            await self.share_watchers(me, rooms, alive or {me})
         except Exception as exc:  # never raised: the leases' check goes on
             log.warning("cluster: room counts and watchers not shared now: %s", exc)
 
@@ -182,33 +192,37 @@ class Quota:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def share_watchers(self, me: str, rooms: list[Room]) -> None:
-        """Write this process (``me``)'s watchers of each room someone here has open, and
-        show there the other processes' (``Room.watchers_elsewhere``); one round trip."""
-        now = int(await redis_now(self.client) * 1000)  # every machine's clock: Redis's
+    async def share_watchers(self, me: str, rooms: list[Room], alive: set[str]) -> None:
+        """Write this process (``me``)'s watchers of the rooms someone here has open (only
+        the counts that changed), and show there the other live processes' (``alive``:
+        ``Room.watchers_elsewhere``); one round trip, a few commands whatever the number of
+        rooms (three per room each 0.75 s were most of Redis's work: ``docs/benchmarks.md``)."""
         shown = [room for room in rooms if room.conns]
-        gone = self._watching - {room.id for room in shown}
+        counts = {room.id: room.local_watchers() for room in shown}
+        changed = {rid: n for rid, n in counts.items() if self._written.get(rid) != n}
+        gone = [rid for rid in self._written if rid not in counts]
+        others = sorted(alive - {me})
         async with self.client.pipeline(transaction=False) as pipe:
-            for room in shown:
-                pipe.hset(watch_key(room.id), me, f"{room.local_watchers()}:{now}")
-                pipe.pexpire(watch_key(room.id), 2 * WATCH_STALE_MS)
-            for rid in gone:
-                pipe.hdel(watch_key(rid), me)
-            for room in shown:
-                pipe.hgetall(watch_key(room.id))
+            if changed:
+                pipe.hset(watch_key(me), mapping=changed)  # type: ignore[arg-type]
+            if gone:
+                pipe.hdel(watch_key(me), *gone)
+            pipe.pexpire(watch_key(me), WATCH_KEY_MS)
+            for process in others if shown else []:
+                pipe.hmget(watch_key(process), [room.id for room in shown])
             results = await pipe.execute()
-        self._watching = {room.id for room in shown}
-        for room, entries in zip(shown, results[len(results) - len(shown):], strict=True):
-            total = sum(_count(v, now) for k, v in entries.items() if _text(k) != me)
+        self._written = counts
+        read = results[len(results) - len(others) :] if shown and others else []
+        totals = [sum(_count(v) for v in column) for column in zip(*read, strict=True)]
+        for room, total in zip(shown, totals or [0] * len(shown), strict=True):
             if total != room.watchers_elsewhere:
                 room.watchers_elsewhere = total
                 room._tell_watchers()  # told at the next presence flush
 
 
-def _count(value: bytes | str, now: int) -> int:
-    count, _, at = _text(value).partition(":")
+def _count(value: bytes | str | None) -> int:
     try:
-        return int(count) if now - int(at) < WATCH_STALE_MS else 0
+        return 0 if value is None else int(value)
     except ValueError:  # not written by this code: ignored
         return 0
 
