@@ -157,7 +157,7 @@ function restoreLog() {
 
 function renderCards() {
   const table = $("#table");
-  renderTable(table, withMiss(state?.table, miss), { rows: rows() });
+  renderTable(table, withMiss(state?.table, miss), { rows: rows(), motion: true });
   const live = pickable();
   selected = selected.filter((c) => live.includes(c));
   hintCards = hintCards.filter((c) => live.includes(c));
@@ -331,12 +331,26 @@ function tick() {
   }
 }
 
+// Others (a bot too) said there is no set and this player, who may vote, has not: the
+// banner asks them to agree, naming the key (as their layout labels it) or the button.
+function agreeText() {
+  const mine = me();
+  if (!mine || mine.declared || mine.locked || state.holder || solo()) return "";
+  const votes = state.players.filter((p) => p.declared && p.id !== you).map(displayName);
+  if (!votes.length) return "";
+  const names = votes.join(", ");
+  if (touchOnly()) return t("room.agreetouch", { names });
+  return t("room.agree", { names, key: labelOf("KeyN").toUpperCase() });
+}
+
 function idleText() {
   if (!state) return "";
   if (state.phase === "lobby") return you ? t("room.waitstart") : t("room.watching");
   if (state.phase === "round_over") return t("room.roundover");
   if (state.phase === "match_over") return t("room.matchover");
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
+  const agree = agreeText();
+  if (agree) return agree;
   const n = claimSize();
   if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
   if (solo()) return n !== 3 ? tn("room.findnsolo.one", "room.findnsolo.other", n) : t("room.findsolo");
