@@ -31,6 +31,12 @@ const ERRORS = {
   rate_limited: N_("err.rate_limited"),
   not_playing: N_("err.not_playing"),
 };
+// Closes after which the page stops (protocol.js FINAL), as the room page words them.
+const FINAL_WORDS = {
+  bad_origin: N_("conn.bad_origin"),
+  banned: N_("conn.banned"),
+  refused: N_("conn.refused"),
+};
 
 // --- the day ------------------------------------------------------------------
 
@@ -383,6 +389,7 @@ const handlers = {
   },
   status(s) {
     if (s === "gone") newRoom(); // the stored room is no more: start the day afresh
+    else if (FINAL_WORDS[s]) fail(t(FINAL_WORDS[s])); // reconnecting cannot help: say why
   },
 };
 

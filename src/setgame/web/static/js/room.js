@@ -89,7 +89,16 @@ const ERRORS = {
   already_turned: N_("err.already_turned"),
   bad_pick: N_("err.bad_pick"),
 };
-const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
+// The connection's state as the status line says it (protocol.js: FINAL and a retry).
+const STATUSES = {
+  reconnecting: N_("conn.reconnecting"),
+  storage: N_("conn.storage"),
+  gone: N_("conn.gone"),
+  bad_origin: N_("conn.bad_origin"),
+  banned: N_("conn.banned"),
+  refused: N_("conn.refused"),
+};
+const FINAL_STATUSES = new Set(["gone", "bad_origin", "banned", "refused"]);
 // How far the share link reaches (the server's guess, see app.share_origin).
 const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
@@ -684,6 +693,8 @@ const handlers = {
   status(s) {
     $("#conn").textContent = STATUSES[s] ? t(STATUSES[s]) : "";
     $("#conn").className = `conn ${s}`;
+    $("#conn").dataset.conn = s;
+    if (FINAL_STATUSES.has(s) && s !== "gone") setBanner(t(STATUSES[s]), "error", 3_600_000); // the end: said where one looks
   },
 };
 
