@@ -10,7 +10,6 @@ export const FINAL = {
   1003: "refused", // this page kept sending what the server cannot read
   1009: "refused", // ...or a message too big
   4001: "bad_origin", // the page and the server disagree on the site (a proxy's Host)
-  4003: "banned", // a moderator banned this seat (an error said why and until when)
   4004: "gone", // no such room, or a moderator closed it
 };
 

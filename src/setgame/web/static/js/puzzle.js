@@ -34,7 +34,6 @@ const ERRORS = {
 // Closes after which the page stops (protocol.js FINAL), as the room page words them.
 const FINAL_WORDS = {
   bad_origin: N_("conn.bad_origin"),
-  banned: N_("conn.banned"),
   refused: N_("conn.refused"),
 };
 

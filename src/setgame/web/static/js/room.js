@@ -40,6 +40,7 @@ let conn = null;
 let sentName = ""; // the name last asked to join under: a refusal quotes it
 const history = new EventLog(room);
 let ratings = null; // the finished game's rating changes, once the server recorded it
+let moderator = false; // the signed-in account may delete chat lines
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
 let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
@@ -95,10 +96,9 @@ const STATUSES = {
   storage: N_("conn.storage"),
   gone: N_("conn.gone"),
   bad_origin: N_("conn.bad_origin"),
-  banned: N_("conn.banned"),
   refused: N_("conn.refused"),
 };
-const FINAL_STATUSES = new Set(["gone", "bad_origin", "banned", "refused"]);
+const FINAL_STATUSES = new Set(["gone", "bad_origin", "refused"]);
 // How far the share link reaches (the server's guess, see app.share_origin).
 const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
@@ -544,6 +544,7 @@ async function fillAccountName() {
   try {
     const me = await (await fetch("/api/account")).json();
     if (!me.signed_in) return;
+    moderator = me.moderator === true; // a delete button on each chat line
     const input = $("input[name=player-name]");
     input.value = me.name;
     input.readOnly = true;
@@ -705,6 +706,6 @@ fitTable($("#table"), { under: [$("#previous"), $(".actions")], stacked: [$(".de
 bind();
 await fillAccountName();
 conn = new Connection(room, handlers);
-chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
+chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you, moderator });
 conn.resumeFrom(history.version());
 conn.connect();
