@@ -28,7 +28,7 @@ export function deal(node, nth = 0) {
 // A card that stays but changes place (the table closing up or growing a column): from
 // where it was drawn (`from`, a DOMRect taken before the change) to where it lies now.
 export function slide(node, from) {
-  if (!moving() || !from) return;
+  if (!moving() || !from?.width || !from.height) return; // it was not drawn (hidden): no path
   const to = node.getBoundingClientRect();
   if (!to.width || !to.height) return;
   const dx = from.left - to.left;
