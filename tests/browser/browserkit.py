@@ -82,6 +82,12 @@ def wait_table(page: Page, codes: list[str]) -> None:
     )
 
 
+def at_rest(page: Page) -> None:
+    """Wait until no card is moving (the deal and take motions of docs/web.md "Motion" are
+    over): places measured now are where the cards lie, not where they are drawn passing."""
+    page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')")
+
+
 def wait_gone(page: Page, code: str) -> None:
     """Wait until ``code`` has left the table (or the round has ended)."""
     page.wait_for_function(

@@ -94,3 +94,33 @@ def test_on_a_1366x768_desktop_the_chat_input_and_the_final_results_are_in_view(
     phase(page, "match_over")
     expect(page.locator("#results")).to_be_in_viewport()
     expect(page.locator("[data-chat-input]")).to_be_in_viewport()
+
+
+def test_a_refusal_over_the_rooms_cap_links_only_the_players_own_rooms(
+    server_factory: Any, new_page: Any
+) -> None:
+    """Issue 21: people behind one address (here three browsers on loopback) reach its cap
+    of open rooms; each is shown links to their own rooms (their seat tokens), and only how
+    many others count, never which (their ids would open strangers' private rooms)."""
+    server = str(server_factory(env={"SETGAME_ROOMS_PER_CLIENT": "2"}))
+    ann, bob, cy = new_page(), new_page(), new_page()
+    rooms = []
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.goto(f"{server}/")
+        page.click("[data-play=friends]")
+        page.wait_for_url(ROOM)
+        join(page, page.url, name)
+        rooms.append(page.url.rsplit("/", 1)[1])
+    ann.goto(f"{server}/")
+    ann.click("[data-play=friends]")
+    error = ann.locator("#play-error")
+    expect(error).to_contain_text("Play in one of them, or leave one")
+    expect(error.locator("a")).to_have_count(1)
+    expect(error.locator("a")).to_have_attribute("href", f"/room/{rooms[0]}")
+    expect(error).to_contain_text("Also counted: 1 room of someone else on your network.")
+    assert rooms[1] not in error.inner_html()
+    cy.goto(f"{server}/")
+    cy.click("[data-play=friends]")
+    expect(cy.locator("#play-error")).to_contain_text("all of them other people's")
+    expect(cy.locator("#play-error a")).to_have_count(0)
+    assert not any(room in cy.locator("#play-error").inner_html() for room in rooms)

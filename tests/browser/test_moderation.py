@@ -101,3 +101,29 @@ def test_the_moderation_page_turns_away_anyone_without_a_role(
         "Nur für Moderatoren: Melde dich als einer an."
     )
     expect(page.locator("[data-mod-panel]")).to_be_hidden()
+
+
+def test_a_moderator_in_the_room_deletes_a_line_with_its_button(
+    live_server: Any, new_page: Any
+) -> None:
+    """Issue 20's leftover: a moderator who is in the room (seated or watching) deletes a
+    line from the chat itself; it vanishes for everyone. Others get no such button."""
+    suffix = secrets.token_hex(2)
+    mod_name = f"Mod{suffix}"
+    ann, bob, mod = new_page(), new_page(), new_page()
+    claim(mod, live_server, mod_name)
+    grant_role(live_server.db, mod_name)
+    url = create_room(live_server, public=False)
+    seat([ann, bob], url, ["Ann", "Bob"])
+    mod.goto(url)  # watching
+    bob.fill("[data-chat-input]", "something vile")
+    bob.click("[data-chat-send]")
+    for page in (ann, mod):
+        expect(lines(page, "Bob")).to_have_count(1)
+    expect(ann.locator("[data-chat-delete]")).to_have_count(0)  # players have none
+    button = lines(mod, "Bob").locator("[data-chat-delete]")
+    expect(button).to_have_attribute("aria-label", "Delete Bob's line for everyone (moderator)")
+    button.click()
+    expect(mod.locator("[data-chat-note]")).to_have_text("The line is deleted.")
+    for page in (ann, bob, mod):
+        expect(lines(page, "Bob")).to_have_count(0)

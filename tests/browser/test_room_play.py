@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from browser.browserkit import (
     a_set,
+    at_rest,
     call,
     create_room,
     deck,
@@ -160,6 +161,7 @@ def test_r11_no_set_vote_deals_three_more(live_server: str, new_page: Any) -> No
     after = table(ann)
     assert after[:12] == before  # the new cards come as a new column
     wait_table(bob, after)
+    at_rest(ann)
     box = ann.locator("#table").bounding_box()
     first, last = (ann.locator("[data-card]").nth(i).bounding_box() for i in (0, 14))
     assert box and first and last and last["x"] > first["x"]  # 3 rows, more columns
@@ -169,6 +171,7 @@ def test_r11_no_set_vote_deals_three_more(live_server: str, new_page: Any) -> No
             page.click("[data-action=no-set]")
         for page in pages:
             expect(page.locator("[data-card]")).to_have_count(size)
+    at_rest(ann)
     rows = {round(ann.locator("[data-card]").nth(i).bounding_box()["y"]) for i in range(21)}
     assert len(rows) == 3
     expect(ann.locator("[data-card] .key").nth(20)).to_have_text("k")

@@ -27,8 +27,9 @@ class FakeConnection:
     def send(self, text: str) -> None:
         self.sent.append(text)
 
-    def close(self, code: int) -> None:
+    def close(self, code: int, reason: str = "") -> None:
         self.closed = code
+        self.reason = reason
 
 
 @contextlib.asynccontextmanager

@@ -813,7 +813,7 @@ async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path
             def send(self, text: str) -> None:
                 sent.extend(m["seq"] for m in json.loads(text)["messages"])
 
-            def close(self, code: int) -> None: ...
+            def close(self, code: int, reason: str = "") -> None: ...
 
         room.conns.add(Conn())
         chat = chat_of(room)

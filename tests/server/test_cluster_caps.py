@@ -20,6 +20,7 @@ from setgame.server.client import Client, ServerError
 from setgame.server.cluster.quota import ALL_KEY, QUOTA_MS, Quota, rooms_key
 from setgame.server.limits import Limits
 from setgame.server.registry import RoomLimit
+from setgame.server.roomcap import SEATS_HEADER
 
 CAPS = {"SETGAME_ROOMS_PER_CLIENT": "2"}
 
@@ -126,12 +127,14 @@ async def test_solo_is_admitted_and_a_left_room_stops_counting_across_processes(
 ) -> None:
     """Issue 21: one player's rooms never meet the address's cap; a multiplayer room nobody
     has open stops counting after ``SETGAME_LEFT_SECONDS`` (not the two hours of its
-    abandon time); the refusal names the rooms that count, on either process."""
+    abandon time); the refusal counts the rooms that count, on either process (naming only
+    those the player holds: none here)."""
     async with two(cluster_db, redis_url, tmp_path, SETGAME_LEFT_SECONDS="2") as (a, b):
         first, second = (await post(a)).json()["id"], (await post(b)).json()["id"]
         refused = (await post(a)).json()
         assert refused["code"] == "too_many_rooms"
-        assert {r["id"] for r in refused["rooms"]} == {first, second}
+        assert first != second and refused["others"] == 2  # counted; named to their holders only
+        assert refused["rooms"] == []
         async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
             for server in (a, b):
                 solo = await http.post(server + "/api/rooms", json={"mode": "solo"})
@@ -139,6 +142,28 @@ async def test_solo_is_admitted_and_a_left_room_stops_counting_across_processes(
         assert (await counted(redis_url))[1] == 2  # the solo rooms count server-wide only
         waited = await created_within(b, 10)  # nobody opened the two: left
         assert 0.5 < waited < 2 + 3, waited
+
+
+async def test_a_refusal_on_one_process_names_the_players_room_on_another(
+    cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
+) -> None:
+    """The rooms a refusal names are the player's own (their seat token), wherever they
+    live: Ann's room is owned by the other process; the other room behind her address is
+    only counted."""
+    async with two(cluster_db, redis_url, tmp_path) as (a, b):
+        mine, theirs = (await post(b)).json()["id"], (await post(a)).json()["id"]
+        ann = await Client.connect(b, mine)
+        try:
+            await ann.join("Ann")
+            seats = {SEATS_HEADER: ann.token or ""}
+            async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+                answer = await http.post(a + "/api/rooms", json={"mode": "multi"}, headers=seats)
+            refused = answer.json()
+            assert answer.status_code == 429 and refused["code"] == "too_many_rooms", refused
+            assert refused["rooms"] == [{"id": mine, "url": f"/room/{mine}"}]
+            assert refused["others"] == 1 and theirs not in answer.text
+        finally:
+            await ann.close()
 
 
 # --- the script alone, over the test Redis (no processes) ---------------------------------

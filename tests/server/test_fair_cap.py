@@ -1,6 +1,7 @@
 """A fair per-address room cap (issue 21, finding 3): rooms finished or left do not count
 against an address; solo, practice and the daily puzzle are never refused for other rooms;
-a refusal names the rooms that count, so that the page links to them."""
+a refusal names the rooms that count and that the player holds (their seat token, their
+account), so that the page links to them, and only counts the others behind the address."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any
 import httpx
 
 from server.roomkit import FakeConnection, practice_to_the_end, registry
-from setgame.server.client import Client, create_room, table_groups
+from setgame.server.client import SESSION_COOKIE, Client, create_room, sign_in, table_groups
 from setgame.server.limits import Limits
 from setgame.server.protocol import RoomSettings
 from setgame.server.puzzle import utc_now
+from setgame.server.roomcap import SEATS_HEADER
 
 
 async def play_solo_to_the_end(base: str, **settings: Any) -> str:
@@ -57,7 +59,7 @@ async def test_solo_is_never_refused_for_open_multiplayer_rooms(server_factory: 
         refused = multi[-1].json()
         ids = sorted(r.json()["id"] for r in multi[:2])
         assert refused["code"] == "too_many_rooms"
-        assert refused["rooms"] == [{"id": rid, "url": f"/room/{rid}"} for rid in ids]
+        assert len(ids) == 2 and refused["rooms"] == [] and refused["others"] == 2  # nobody's seat
         assert "2 open multiplayer rooms (at most 2)" in refused["message"]
         for settings in ({"mode": "solo"}, {"mode": "practice"}):
             assert (await http.post("/api/rooms", json=settings)).status_code == 201
@@ -114,3 +116,59 @@ async def test_idle_rooms_of_an_address_make_way_for_its_new_ones(tmp_path: Path
         assert len(mine) == 3
         assert done[0].id not in mine and done[1].id not in mine and done[2].id in mine
         assert await rooms.load(done[0].id) is not None  # a finished game stays, for its replay
+
+
+PASSWORD = "correct horse"
+
+
+async def test_a_refusal_names_only_the_rooms_the_player_holds(server_factory: Any) -> None:
+    """Three people behind one address (a classroom) each open a room and sit in it: the
+    fourth room is refused, and each is shown their own room (by the seat token the page
+    sends, or by their signed-in account) and only the number of the others'."""
+    server = str(server_factory(env={"SETGAME_ROOMS_PER_CLIENT": "3"}))
+    async with httpx.AsyncClient(base_url=server, trust_env=False, timeout=30) as http:
+        claimed = await http.post("/api/account/claim", json={"name": "Dee", "password": PASSWORD})
+        assert claimed.status_code == 201, claimed.text
+        session = await sign_in(server, "Dee", PASSWORD)
+        rooms, seated = [], []
+        for name, signed in (("Ann", None), ("Bob", None), ("Dee", session)):
+            rid = await create_room(server, http=http)
+            client = await Client.connect(server, rid, session=signed)
+            await client.join(name)
+            rooms.append(rid)
+            seated.append(client)
+        ann, bob, _ = seated
+        try:
+
+            async def refusal(
+                headers: dict[str, str], cookies: dict[str, str] | None = None
+            ) -> Any:
+                async with httpx.AsyncClient(
+                    base_url=server, trust_env=False, cookies=cookies
+                ) as h:
+                    answer = await h.post("/api/rooms", json={"mode": "multi"}, headers=headers)
+                assert answer.status_code == 429, answer.text
+                assert answer.json()["code"] == "too_many_rooms"
+                return answer.json()
+
+            def only(rid: str) -> list[dict[str, str]]:
+                return [{"id": rid, "url": f"/room/{rid}"}]
+
+            mine = await refusal({SEATS_HEADER: f"{ann.token} not-a-token!"})
+            assert (mine["rooms"], mine["others"]) == (only(rooms[0]), 2)
+            assert rooms[1] not in str(mine) and rooms[2] not in str(mine)
+            mine = await refusal({SEATS_HEADER: f"{bob.token}"})
+            assert (mine["rooms"], mine["others"]) == (only(rooms[1]), 2)
+            mine = await refusal({}, cookies={SESSION_COOKIE: session})  # signed in: the account
+            assert (mine["rooms"], mine["others"]) == (only(rooms[2]), 2)
+            both = await refusal({SEATS_HEADER: f"{ann.token} {bob.token}"})
+            two = sorted(rooms[:2])
+            assert (both["rooms"], both["others"]) == (only(two[0]) + only(two[1]), 1)
+            stranger = await refusal({})  # behind the same address, holding nothing
+            assert (stranger["rooms"], stranger["others"]) == ([], 3)
+            assert not any(rid in str(stranger) for rid in rooms)
+            hostile = "x" * 70 + " " + " ".join(["tok3n_-" + "a" * 9] * 5000)  # bounded, ignored
+            assert (await refusal({SEATS_HEADER: hostile[:60_000]}))["rooms"] == []
+        finally:
+            for client in seated:
+                await client.close()

@@ -87,6 +87,17 @@ def test_anyone_without_a_role_is_refused_with_403(
         assert answer.status_code == 403 and "'Bob' is not a moderator" in answer.json()["message"]
 
 
+def test_the_account_answer_says_moderator_only_to_a_moderator(db: Path) -> None:
+    """The room page offers its delete buttons on ``moderator`` (the API checks anyway)."""
+    with server(db) as client:
+        claim(client, "Bob")
+        assert client.get("/api/account").json() == {"name": "Bob", "signed_in": True}
+        moderator(client, db)
+        assert client.get("/api/account").json() == {
+            "name": "Mod", "signed_in": True, "moderator": True,
+        }
+
+
 def test_a_granted_moderator_is_let_in_and_a_revoked_one_is_not(db: Path) -> None:
     with server(db) as client:
         moderator(client, db)

@@ -235,6 +235,31 @@ async def test_database_deleted_under_a_live_server(fresh_server: Any) -> None:
     assert "was deleted while the server ran" in fresh_server.log.read_text()
 
 
+async def test_an_outage_during_a_later_message_closes_with_a_named_code(
+    fresh_server: Any,
+) -> None:
+    """Issue 20: the database lost while a game is on (not at the handshake): the action that
+    cannot be stored is not acknowledged, and every socket of the room is closed with 1011
+    ``storage_unavailable`` (the reason the page shows), not a bare 1011."""
+    db = Path(fresh_server.db)
+    async with httpx.AsyncClient(trust_env=False) as http:
+        rid = (await http.post(f"{fresh_server}/api/rooms", json={})).json()["id"]
+    ann = await Client.connect(str(fresh_server), rid)
+    bob = await Client.connect(str(fresh_server), rid)
+    try:
+        await ann.join("Ann")
+        await bob.join("Bob")
+        _delete_files(db)
+        await ann.start()
+        for client in (ann, bob):
+            closed = await client.wait_closed(10)
+            assert (closed.code, closed.reason) == (1011, "storage_unavailable"), closed
+        assert ann.state is not None and ann.state["phase"] == "lobby"  # nothing acknowledged
+    finally:
+        await ann.close()
+        await bob.close()
+
+
 @pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
 async def test_any_one_of_the_files_deleted_is_noticed(tmp_path: Path, suffix: str) -> None:
     db = tmp_path / "g.db"

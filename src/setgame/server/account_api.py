@@ -49,6 +49,7 @@ from setgame.server.accounts import (
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.hashing import Busy, HashQueue
 from setgame.server.limits import LimitError, Limits
+from setgame.server.moderation import roles_of
 from setgame.server.moderation_api import bans_of, refusal
 from setgame.server.names import MAX_NAME, NameRefused, name_key
 from setgame.server.players import leaderboard, profile
@@ -316,7 +317,13 @@ def _route(handler: Any) -> Any:
 
 
 async def me(request: Request) -> Response:
-    return JSONResponse(_me(await signed_in(request)))
+    """Who this browser is; ``moderator`` (only when true) lets the room page offer a
+    moderator's buttons (the moderation API checks the role again at each request)."""
+    account = await signed_in(request)
+    answer = _me(account)
+    if account is not None and await roles_of(request.app.state.storage, account.id):
+        answer["moderator"] = True
+    return JSONResponse(answer)
 
 
 async def claim(request: Request) -> Response:

@@ -31,9 +31,18 @@ from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, ca
 from setgame.rules.decks import DECKS
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, keys, memory, metrics_api, moderation_api, wordfilter
+from setgame.server import (
+    account_api,
+    keys,
+    memory,
+    metrics_api,
+    moderation_api,
+    roomcap,
+    wordfilter,
+)
 from setgame.server import players as people
 from setgame.server import protocol as p
+from setgame.server.accounts import signed_in
 from setgame.server.bots import BotPlayers
 from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.edge import (
@@ -303,23 +312,32 @@ async def create_room(request: Request) -> Response:
     except GameError as exc:
         return _error(400, exc.code, str(exc))
     except RoomLimit as exc:
-        return _refuse_room(exc)
+        return await _refuse_room(request, exc)
     except StorageError as exc:  # the path and cause go to the log, not to strangers
         log.error("cannot create a room: %s", exc)
         return _error(503, "storage_error", "the server cannot store games now: try later")
     return JSONResponse({"id": room.id, "url": f"/room/{room.id}"}, status_code=201)
 
 
-def _refuse_room(exc: RoomLimit) -> Response:
-    """A room refused over a cap; over the address's cap, the rooms that count, so that the
-    page links to them (play there, or leave one)."""
-    response = _error(exc.status, exc.code, str(exc))
-    if exc.rooms:
-        rooms = [{"id": rid, "url": f"/room/{rid}"} for rid in exc.rooms]
-        response = JSONResponse(
-            {"code": exc.code, "message": str(exc), "rooms": rooms}, status_code=exc.status
+async def _refuse_room(request: Request, exc: RoomLimit) -> Response:
+    """A room refused over a cap; over the address's cap, the rooms that count and that this
+    player holds (a seat of theirs by token or account: ``roomcap.py``), so that the page
+    links to them (play there, or leave one), and how many others count, never which."""
+    if not exc.rooms:
+        return _error(exc.status, exc.code, str(exc))
+    tokens = roomcap.seat_tokens(request.headers.get(roomcap.SEATS_HEADER))
+    account = await signed_in(request)
+    try:
+        held = await roomcap.held_rooms(
+            _rooms(request).storage, exc.rooms, tokens, account.id if account else None
         )
-    return response
+    except StorageError as exc_storage:  # the count alone still answers
+        log.error("cannot read whose rooms count: %s", exc_storage)
+        held = []
+    rooms = [{"id": rid, "url": f"/room/{rid}"} for rid in held]
+    others = len(exc.rooms) - len(held)
+    body = {"code": exc.code, "message": str(exc), "rooms": rooms, "others": others}
+    return JSONResponse(body, status_code=exc.status)
 
 
 def _refuse_body(exc: BodyError) -> Response:

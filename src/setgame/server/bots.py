@@ -143,6 +143,12 @@ def _due(room: Room, player: str, plan: Plan) -> float:
     return plan.at if end is None else max(plan.at, end)
 
 
+def _others_declared(room: Room, player: str) -> bool:
+    """Someone else has said there is no set on this table (a vote under way): a bot that
+    sees none agrees within its agree time, not after the long look of declaring first."""
+    return any(p.declared for other, p in room.game.players.items() if other != player)
+
+
 def _playing(room: Room, player: str) -> bool:
     me = room.game.players.get(player)
     return room.game.phase == "playing" and me is not None and me.present
@@ -152,6 +158,7 @@ async def drive(room: Room, player: str, bot: Bot) -> None:
     """Play ``player``'s seat in ``room`` until the seat or the room goes away."""
     plan: Plan | None = None
     planned_for: tuple[Any, ...] = ()
+    agreeing = False  # its "no set" plan was hastened: another player said so first
     sightings = Sightings()
     while not room.broken and player in room.seats:
         version = room.version
@@ -162,7 +169,9 @@ async def drive(room: Room, player: str, bot: Bot) -> None:
             continue
         sight = _sight(room, sightings)
         if plan is None or sight != planned_for:
-            plan, planned_for = _plan(bot, room, sight), sight
+            plan, planned_for, agreeing = _plan(bot, room, sight), sight, False
+        if not agreeing and _others_declared(room, player):
+            plan, agreeing = bot.agreeing(plan, room.now()), True
         if plan is None or _blocked(room, player, plan):
             await room.wait_change(version)
             continue

@@ -30,6 +30,14 @@ CLOSE_BANNED: Final = 4003
 """A banned player's sockets, closed as the ban is made (``moderation_api.turn_away``)."""
 CLOSE_NO_ROOM: Final = 4004
 
+# Reasons of a 1011 close (docs/protocol.md, "Close codes"): what the client may do about it.
+STORAGE_UNAVAILABLE: Final = "storage_unavailable"
+"""The database (or a cluster's Redis) did not answer: try again later."""
+OWNER_MOVED: Final = "owner_moved"
+"""Another process took the room over (a cluster's fencing refused a write): reconnect."""
+SERVER_ERROR: Final = "server_error"
+"""Any other fault on this connection or in its room (the server's log says which)."""
+
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
 CardCode = Annotated[str, msgspec.Meta(min_length=4, max_length=5)]
 """A card code of any deck: four characters, five for MegaSet (``2RTDS``)."""

@@ -31,7 +31,15 @@ from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
-from setgame.server.storage import ActionRow, GameRow, RoomRecord, SeatRow, Storage
+from setgame.server.storage import (
+    OUTAGES,
+    ActionRow,
+    Fenced,
+    GameRow,
+    RoomRecord,
+    SeatRow,
+    Storage,
+)
 from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
@@ -50,7 +58,7 @@ class Connection(Protocol):
 
     def send(self, text: str) -> None: ...
 
-    def close(self, code: int) -> None: ...
+    def close(self, code: int, reason: str = "") -> None: ...
 
 
 @dataclass(slots=True)
@@ -83,6 +91,13 @@ def seat_kind(seat: Seat | None) -> str:
     if seat is not None and seat.bot_level is not None:
         return "bot"
     return "player" if seat is not None and seat.account is not None else "guest"
+
+
+def _why_broken(exc: BaseException) -> str:
+    """The reason a room's sockets are closed with when an action cannot be stored."""
+    if isinstance(exc, Fenced):
+        return p.OWNER_MOVED
+    return p.STORAGE_UNAVAILABLE if isinstance(exc, OUTAGES) else p.SERVER_ERROR
 
 
 def hash_token(token: str) -> str:
@@ -467,9 +482,9 @@ class Room:
                 seat=seat,
                 finished=self.game.phase == "match_over",
             )
-        except Exception:
+        except Exception as exc:
             log.exception("room %s: cannot store version %d; closing the room", self.id, version)
-            self._break()
+            self._break(_why_broken(exc))
             raise
         self.version = version
         self.last_active = time.monotonic()
@@ -503,11 +518,11 @@ class Room:
         if "called" in kinds:
             self.call_version = version
 
-    def _break(self) -> None:
+    def _break(self, reason: str = p.SERVER_ERROR) -> None:
         self.broken = True
         self._changed.set()
         for conn in list(self.conns):
-            conn.close(p.CLOSE_SERVER_ERROR)
+            conn.close(p.CLOSE_SERVER_ERROR, reason)
         self._relist()
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:

@@ -29,6 +29,7 @@ from setgame.server.moderation import Banned, Bans
 from setgame.server.names import NameRefused
 from setgame.server.registry import Rooms
 from setgame.server.rooms import Room
+from setgame.server.storage import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ BURST: Final = 40.0
 """...and at once."""
 GARBAGE_LIMIT: Final = 10
 """Consecutive undecodable frames before the server closes with 1003."""
-STORAGE_UNAVAILABLE: Final = "storage_unavailable"
+STORAGE_UNAVAILABLE: Final = p.STORAGE_UNAVAILABLE
 """The reason of a 1011 close when the database (or a cluster's Redis) is down."""
 BACKLOG: Final = 256
 """Outgoing messages a connection may have queued before it counts as stuck."""
@@ -140,7 +141,8 @@ class SocketConnection:
         self.token: str | None = None  # the seat token said at hello: who may be returning
         self.greeted = False
         self.closing: int | None = None
-        self._out: asyncio.Queue[str | int | _Unfinished | None] = asyncio.Queue()
+        self._out: asyncio.Queue[str | tuple[int, str] | _Unfinished | None] = asyncio.Queue()
+        self.outages: tuple[type[BaseException], ...] = OUTAGES  # a cluster's: Redis too
         self._pumping = False  # the pump holds a message it has not finished sending
 
     def send(self, text: str) -> None:
@@ -166,10 +168,11 @@ class SocketConnection:
             return
         self._out.put_nowait(_Unfinished(coro, waiting))
 
-    def close(self, code: int) -> None:
+    def close(self, code: int, reason: str = "") -> None:
+        """Close after what is queued, with ``code`` and ``reason`` (a 1011's names why)."""
         if self.closing is None:
             self.closing = code
-            self._out.put_nowait(code)
+            self._out.put_nowait((code, reason))
 
     def _gone(self) -> None:
         """The client has left: stop sending, and end the pump without a close frame."""
@@ -184,8 +187,9 @@ class SocketConnection:
                 item = await self._out.get()
                 if item is None:
                     return
-                if isinstance(item, int):
-                    await self.ws.close(item)
+                if isinstance(item, tuple):
+                    code, reason = item
+                    await (self.ws.close(code, reason) if reason else self.ws.close(code))
                     return
                 self._pumping = True
                 if isinstance(item, _Unfinished):
@@ -210,6 +214,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         CHURN.close()
         return
     conn = SocketConnection(ws, ws.app.state.limits)
+    conn.outages = rooms.outages
     refused = lobby.enter(conn.host)
     if refused is not None:
         BITES(refused, f"{conn.host} opened more websockets without hello")
@@ -308,9 +313,12 @@ async def _frame(room: Room, conn: SocketConnection, text: str | None, data: byt
         conn.send(exc.frame(_tag(message)))
     except GameError as exc:
         _error(conn, exc.code, str(exc), _tag(message))
+    except conn.outages as exc:  # the cause to the log, a named close to the client
+        log.error("room %s: %r: storage unavailable: %s", room.id, message, exc)
+        conn.close(p.CLOSE_SERVER_ERROR, STORAGE_UNAVAILABLE)
     except Exception:
         log.exception("room %s: %r failed", room.id, message)
-        conn.close(p.CLOSE_SERVER_ERROR)
+        conn.close(p.CLOSE_SERVER_ERROR, p.SERVER_ERROR)
     return True
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
+import msgspec
 import redis.asyncio as aioredis
 import sqlalchemy as sa
 from redis.exceptions import RedisError
@@ -86,6 +87,7 @@ class OwnedRoom(Room):
         super().__init__(rid, settings, storage)
         self.remote: dict[str, set[str]] = {}  # player -> processes that have them online
         self.on_online: Callable[[OwnedRoom], None] | None = None  # who is connected changed
+        self.on_ratings: Callable[[OwnedRoom, p.Ratings], None] | None = None  # told here
 
     def _online(self, player: str | None) -> bool:
         return super()._online(player) or bool(player and self.remote.get(player))
@@ -100,6 +102,13 @@ class OwnedRoom(Room):
 
     def idle(self, now: float, after: float = 7200.0) -> bool:
         return not self.remote and super().idle(now, after)
+
+    def tell_ratings(self, ratings: p.Ratings) -> None:
+        """The finished game's rating changes: to this process's sockets, then (through
+        ``on_ratings``) to every mirror's, which the ratings keeper here never reaches."""
+        super().tell_ratings(ratings)
+        if self.on_ratings is not None and ratings.game == self.game_id:
+            self.on_ratings(self, ratings)
 
 
 class ClusterRooms(Rooms):
@@ -147,6 +156,7 @@ class ClusterRooms(Rooms):
         room.on_change.append(self.node.published)
         if isinstance(room, OwnedRoom):
             room.on_online = self.node.tell_online
+            room.on_ratings = self.node.tell_ratings
             chat_of(room).on_line = self.node.said
 
     def public(self) -> list[dict[str, Any]]:
@@ -383,6 +393,12 @@ class Node:
         online = sorted(p for p in room.connected() if p is not None)
         self._send(room_channel(room.id), {"k": "online", "room": room.id, "players": online})
 
+    def tell_ratings(self, room: OwnedRoom, ratings: p.Ratings) -> None:
+        """A finished game's rating changes (``players.py`` tells the owner only): every
+        mirror sends them to its own sockets and to those greeted later, as the owner does."""
+        message = {"k": "ratings", "room": room.id, "ratings": p.encode(ratings)}
+        self._send(room_channel(room.id), message)
+
     async def _answer(self, request: dict[str, Any]) -> None:
         self.storage.metrics.relay("answered")
         error: dict[str, str] | None = None
@@ -439,6 +455,9 @@ class Node:
             return
         if message["k"] == "online":
             room.elsewhere_online([str(p) for p in message.get("players", [])])
+            return
+        if message["k"] == "ratings":
+            room.tell_ratings(msgspec.json.decode(str(message["ratings"]), type=p.Ratings))
             return
         if message["k"] == "act" and room.apply(message):
             return

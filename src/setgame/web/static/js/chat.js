@@ -27,8 +27,9 @@ export function senderName(line) {
   return line.name ?? `${t("chat.spectator")} ${String(line.from || "").slice(1)}`;
 }
 
-// One chat line as a list item; `onMute` and `onReport` (optional) add their buttons.
-export function chatItem(line, onMute = null, onReport = null) {
+// One chat line as a list item; `onMute`, `onReport` and a moderator's `onDelete` (each
+// optional) add their buttons.
+export function chatItem(line, onMute = null, onReport = null, onDelete = null) {
   const who = senderName(line);
   const item = el(
     "li",
@@ -67,16 +68,33 @@ export function chatItem(line, onMute = null, onReport = null) {
       }),
     );
   }
+  if (onDelete) {
+    const label = t("chat.delete", { name: who });
+    item.append(
+      " ",
+      el("button", {
+        type: "button",
+        class: "mute icon",
+        "data-chat-delete": line.seq,
+        "aria-label": label,
+        title: label,
+        text: "✕",
+        onclick: () => onDelete(line),
+      }),
+    );
+  }
   return item;
 }
 
 export class Chat {
-  // root: the chat <section>; send(text) -> bool (sent); you(): this page's sender id.
-  constructor(root, room, { send, you }) {
+  // root: the chat <section>; send(text) -> bool (sent); you(): this page's sender id;
+  // moderator: the signed-in account may delete lines (GET /api/account says so).
+  constructor(root, room, { send, you, moderator = false }) {
     this.root = root;
     this.room = room;
     this.send = send;
     this.you = you;
+    this.moderator = moderator;
     this.list = root.querySelector("[data-chat-lines]");
     this.input = root.querySelector("[data-chat-input]");
     this.button = root.querySelector("[data-chat-send]");
@@ -188,16 +206,28 @@ export class Chat {
       if (this.seen.has(key)) continue;
       this.seen.add(key);
       const mine = line.from === this.you();
+      const remove = this.moderator ? (said) => this.delete(said) : null;
       const item = mine
-        ? chatItem(line)
+        ? chatItem(line, null, null, remove)
         : chatItem(
             line,
             (from, who) => this.mute(from, who),
             (said, who) => this.report(said, who),
+            remove,
           );
       item.hidden = this.muted.has(line.from);
       this.add(item);
     }
+  }
+
+  // A moderator deletes a line (DELETE /api/rooms/<room>/chat/<seq>): it leaves every page
+  // with the server's chat_deleted, this one too; a refusal is said under the input.
+  async delete(line) {
+    const path = `/api/rooms/${encodeURIComponent(this.room)}/chat/${line.seq}?game=${encodeURIComponent(line.game ?? "")}`;
+    const response = await fetch(path, { method: "DELETE" }).catch(() => null);
+    if (response?.ok) return this.say(t("mod.done.delete"));
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    this.say(answer.message || t("chat.offline"));
   }
 
   // A line a moderator deleted (the server's chat_deleted): it leaves this page too.

@@ -112,12 +112,16 @@ async function createRoom(body, error) {
   try {
     const res = await fetch("/api/rooms", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-setgame-seats": seatTokens().join(" ") },
       body: JSON.stringify(body),
     });
     const data = await res.json().catch(() => ({}));
+    if (data.code === "too_many_rooms") {
+      tooMany(error, data.rooms || [], data.others || 0);
+      return;
+    }
     if (!res.ok) {
-      refused(error, data.code === "too_many_rooms" ? t("home.too_many") : data.message || `HTTP ${res.status}`, data.rooms);
+      refused(error, data.message || `HTTP ${res.status}`, []);
       return;
     }
     location.assign(data.url);
@@ -126,8 +130,30 @@ async function createRoom(body, error) {
   }
 }
 
-// Why a room was not created; over the address's cap, links to the rooms that count
-// (play in one of them, or leave it).
+// The seat tokens this browser keeps (protocol.js, one per room): over the address's room
+// cap the server names only the rooms they (or the signed-in account) hold.
+function seatTokens() {
+  const tokens = [];
+  try {
+    for (let i = 0; i < localStorage.length && tokens.length < 64; i++) {
+      const key = localStorage.key(i);
+      if (key?.startsWith("setgame.token.")) tokens.push(localStorage.getItem(key));
+    }
+  } catch {
+    /* storage refused (private mode): no room is named, the count still is */
+  }
+  return tokens.filter(Boolean);
+}
+
+// Over the address's cap: links to the player's own rooms that count (play in one, or leave
+// it), and how many others behind the same address count (never which: they are not theirs).
+function tooMany(error, rooms, others) {
+  const why = rooms.length ? t("home.too_many") : t("home.too_many_theirs");
+  refused(error, why, rooms);
+  if (rooms.length && others) error.append(el("p", { text: tn("home.others.one", "home.others.other", others) }));
+}
+
+// Why a room was not created; with links to the rooms given (play in one of them, or leave it).
 function refused(error, why, rooms) {
   const links = (rooms || []).map((room) => el("li", {}, el("a", { href: room.url }, t("home.your_room", { id: room.id }))));
   error.replaceChildren([t("home.failed"), why].join(": "), ...(links.length ? [el("ul", { class: "room-links" }, ...links)] : []));

@@ -4,6 +4,15 @@
 
 const tokenKey = (room) => `setgame.token.${room}`;
 
+// Close codes after which connecting again cannot help (docs/protocol.md, "Close codes"):
+// the page says why (its status) and stops, instead of knocking again and again.
+export const FINAL = {
+  1003: "refused", // this page kept sending what the server cannot read
+  1009: "refused", // ...or a message too big
+  4001: "bad_origin", // the page and the server disagree on the site (a proxy's Host)
+  4004: "gone", // no such room, or a moderator closed it
+};
+
 export class Connection {
   constructor(room, handlers) {
     this.room = room;
@@ -68,11 +77,14 @@ export class Connection {
     if (ws !== this.ws) return;
     clearInterval(this.pinger);
     if (this.closed) return;
-    if (event.code === 4004) {
-      this.handlers.status?.("gone");
+    const final = FINAL[event.code];
+    if (final) {
+      this.closed = true;
+      this.handlers.status?.(final, event);
       return;
     }
-    this.handlers.status?.("reconnecting");
+    // 1011 storage_unavailable: the server's database is down; it says so, and we retry.
+    this.handlers.status?.(event.reason === "storage_unavailable" ? "storage" : "reconnecting", event);
     const delay = Math.min(5000, 250 * 2 ** this.retry++);
     setTimeout(() => this.connect(), delay);
   }

@@ -8,6 +8,7 @@ import { Connection } from "./protocol.js";
 import { chooseLayout, indexForEvent, LAYOUT_NAMES, layoutChoice, loadLayout } from "./keys.js";
 import { cardElement, relabelKeys, renderTable } from "./table.js";
 import { fitTable } from "./fit.js";
+import { deal } from "./motion.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -29,6 +30,11 @@ const ERRORS = {
   stale_version: N_("err.stale_version"),
   rate_limited: N_("err.rate_limited"),
   not_playing: N_("err.not_playing"),
+};
+// Closes after which the page stops (protocol.js FINAL), as the room page words them.
+const FINAL_WORDS = {
+  bad_origin: N_("conn.bad_origin"),
+  refused: N_("conn.refused"),
 };
 
 // --- the day ------------------------------------------------------------------
@@ -187,7 +193,7 @@ function setBanner(text, kind = "", ms = 0) {
 function renderCards() {
   const box = $("#table");
   const codes = state?.table || [];
-  renderTable(box, codes);
+  renderTable(box, codes, { motion: true });
   selected = selected.filter((c) => codes.includes(c));
   const found = new Set((state?.found || []).flat());
   for (const card of box.children) {
@@ -209,6 +215,8 @@ function renderFound() {
   line.dataset.total = String(total);
   line.textContent = t("puzzle.count", { found: fmt(found.length), total: fmt(total) });
   const list = $("#found");
+  const had = list.dataset.drawn === undefined ? found.length : list.children.length;
+  list.dataset.drawn = String(found.length);
   list.replaceChildren(
     ...found.map((codes, i) =>
       el(
@@ -218,6 +226,8 @@ function renderFound() {
       ),
     ),
   );
+  // A set just found joins the list with the motion of a deal (none on a reload).
+  [...list.children].slice(had).forEach((li) => li.querySelectorAll(".card").forEach((card, j) => deal(card, j)));
 }
 
 function renderPenalty() {
@@ -378,6 +388,7 @@ const handlers = {
   },
   status(s) {
     if (s === "gone") newRoom(); // the stored room is no more: start the day afresh
+    else if (FINAL_WORDS[s]) fail(t(FINAL_WORDS[s])); // reconnecting cannot help: say why
   },
 };
 

@@ -37,7 +37,7 @@ function show(i) {
   if (!step) return;
   const state = step.state || {};
   const opts = { attr: "data-code", keys: false };
-  renderTable($("#rtable"), state.table || [], { ...opts, rows: rowsFor(state.variant) });
+  renderTable($("#rtable"), state.table || [], { ...opts, rows: rowsFor(state.variant), motion: true });
   renderPrevious($("#rprevious"), state, false); // chain variants, apart from the table
   renderFound($("#rfound"), state); // Puzzle
   $("#rdeck").textContent = [t("room.deck"), state.deck ?? 0].join(": ");

@@ -40,6 +40,7 @@ let conn = null;
 let sentName = ""; // the name last asked to join under: a refusal quotes it
 const history = new EventLog(room);
 let ratings = null; // the finished game's rating changes, once the server recorded it
+let moderator = false; // the signed-in account may delete chat lines
 let cooldownAt = null; // when this player may call again (fair call), on performance.now()
 let pendingTurns = []; // Memory: positions clicked while the call is on its way
 let sentTurns = []; // Memory: positions asked to turn, not yet shown turned
@@ -89,7 +90,15 @@ const ERRORS = {
   already_turned: N_("err.already_turned"),
   bad_pick: N_("err.bad_pick"),
 };
-const STATUSES = { reconnecting: N_("conn.reconnecting"), gone: N_("conn.gone") };
+// The connection's state as the status line says it (protocol.js: FINAL and a retry).
+const STATUSES = {
+  reconnecting: N_("conn.reconnecting"),
+  storage: N_("conn.storage"),
+  gone: N_("conn.gone"),
+  bad_origin: N_("conn.bad_origin"),
+  refused: N_("conn.refused"),
+};
+const FINAL_STATUSES = new Set(["gone", "bad_origin", "refused"]);
 // How far the share link reaches (the server's guess, see app.share_origin).
 const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
@@ -157,7 +166,7 @@ function restoreLog() {
 
 function renderCards() {
   const table = $("#table");
-  renderTable(table, withMiss(state?.table, miss), { rows: rows() });
+  renderTable(table, withMiss(state?.table, miss), { rows: rows(), motion: true });
   const live = pickable();
   selected = selected.filter((c) => live.includes(c));
   hintCards = hintCards.filter((c) => live.includes(c));
@@ -331,12 +340,26 @@ function tick() {
   }
 }
 
+// Others (a bot too) said there is no set and this player, who may vote, has not: the
+// banner asks them to agree, naming the key (as their layout labels it) or the button.
+function agreeText() {
+  const mine = me();
+  if (!mine || mine.declared || mine.locked || state.holder || solo()) return "";
+  const votes = state.players.filter((p) => p.declared && p.id !== you).map(displayName);
+  if (!votes.length) return "";
+  const names = votes.join(", ");
+  if (touchOnly()) return t("room.agreetouch", { names });
+  return t("room.agree", { names, key: labelOf("KeyN").toUpperCase() });
+}
+
 function idleText() {
   if (!state) return "";
   if (state.phase === "lobby") return you ? t("room.waitstart") : t("room.watching");
   if (state.phase === "round_over") return t("room.roundover");
   if (state.phase === "match_over") return t("room.matchover");
   if (me()?.locked) return liftsOnCards() ? t("room.locked_or_cards") : t("room.locked");
+  const agree = agreeText();
+  if (agree) return agree;
   const n = claimSize();
   if (memory()) return solo() ? tn("room.turnsolo.one", "room.turnsolo.other", n) : tn("room.turn.one", "room.turn.other", n);
   if (solo()) return n !== 3 ? tn("room.findnsolo.one", "room.findnsolo.other", n) : t("room.findsolo");
@@ -521,6 +544,7 @@ async function fillAccountName() {
   try {
     const me = await (await fetch("/api/account")).json();
     if (!me.signed_in) return;
+    moderator = me.moderator === true; // a delete button on each chat line
     const input = $("input[name=player-name]");
     input.value = me.name;
     input.readOnly = true;
@@ -670,6 +694,8 @@ const handlers = {
   status(s) {
     $("#conn").textContent = STATUSES[s] ? t(STATUSES[s]) : "";
     $("#conn").className = `conn ${s}`;
+    $("#conn").dataset.conn = s;
+    if (FINAL_STATUSES.has(s) && s !== "gone") setBanner(t(STATUSES[s]), "error", 3_600_000); // the end: said where one looks
   },
 };
 
@@ -680,6 +706,6 @@ fitTable($("#table"), { under: [$("#previous"), $(".actions")], stacked: [$(".de
 bind();
 await fillAccountName();
 conn = new Connection(room, handlers);
-chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you });
+chat = new Chat($("#chat"), room, { send: (text) => conn.send("chat", { text }), you: () => you, moderator });
 conn.resumeFrom(history.version());
 conn.connect();

@@ -5,6 +5,7 @@
 import { cardSVG, ensureDefs, labelMarks } from "./cards.js";
 import { cardLabel, el, t } from "./common.js";
 import { keyFor } from "./keys.js";
+import { deal, places, slide, take } from "./motion.js";
 
 // MegaSet's 16 cards lie in 4 rows of 4; every other table in 3 rows.
 const ROWS = { megaset: 4 };
@@ -84,28 +85,58 @@ const sameCard = (node, code, attr) =>
 // Show `codes` in `box`, keeping the elements of cards that did not move so a
 // replaced card changes in place and the others stay still. opts: attr, keys, rows
 // (3 or 4), pos (false: no data-pos), keyOf(i) (a key label other than the table's,
-// e.g. the previous set's).
+// e.g. the previous set's), motion (true: cards are dealt, slide and are taken with
+// motion.js's animations; the live tables, the puzzle's and a replay's).
 export function renderTable(box, codes, opts = {}) {
   ensureDefs();
   const attr = opts.attr || "data-card";
   const rows = opts.rows || 3;
   const cols = Math.max(1, Math.ceil(codes.length / rows));
+  const old = [...box.children];
+  const same = old.length === codes.length && codes.every((code, i) => sameCard(old[i], code, attr));
+  if (same && box.dataset.rows === String(rows)) return; // nothing changed: nothing moves
+  const before = opts.motion ? places(box) : new Map();
   box.style.setProperty("--cols", cols);
   box.style.setProperty("--rows", rows);
   box.dataset.cards = String(codes.length);
   box.dataset.rows = String(rows);
-  const old = [...box.children];
+  const kept = new Set();
+  const dealt = [];
   codes.forEach((code, i) => {
     const have = old[i];
-    if (have && sameCard(have, code, attr)) return;
+    if (have && sameCard(have, code, attr)) {
+      kept.add(have);
+      return;
+    }
     const key = opts.keyOf ? opts.keyOf(i) : null;
     const node = cardElement(code, i, { ...opts, attr, rows, key });
-    if (have) {
-      node.classList.add("fresh");
-      have.replaceWith(node);
-    } else {
-      box.append(node);
-    }
+    if (have) have.replaceWith(node);
+    else box.append(node);
+    dealt.push(node);
   });
   for (const extra of old.slice(codes.length)) extra.remove();
+  if (opts.motion) animate(old, kept, dealt, before, attr);
 }
+
+// After a change: cards kept slide from where they were, a card that moved to another
+// place slides from its old one, new cards are dealt, cards gone are taken.
+function animate(old, kept, dealt, before, attr) {
+  if (!before.size && !dealt.length) return;
+  const gone = old.filter((node) => !kept.has(node));
+  const goneByCode = new Map(gone.filter((node) => codeOf(node, attr)).map((node) => [codeOf(node, attr), node]));
+  const moved = new Set();
+  for (const node of kept) slide(node, before.get(node));
+  let nth = 0;
+  for (const node of dealt) {
+    const was = goneByCode.get(codeOf(node, attr));
+    if (was) {
+      moved.add(was); // the same card in another place: it moves there
+      slide(node, before.get(was));
+    } else {
+      deal(node, nth++);
+    }
+  }
+  for (const node of gone) if (!moved.has(node)) take(node, before.get(node));
+}
+
+const codeOf = (node, attr) => node.getAttribute(attr) || null;

@@ -31,7 +31,7 @@ export function renderPrevious(box, state, live = true) {
   box.hidden = live ? !isChain(state) : !state?.previous?.length;
   if (box.hidden) return;
   const codes = state.previous || [];
-  const opts = live ? { rows: 1, keyOf: previousKey, pos: false } : { rows: 1, attr: "data-code", keys: false };
+  const opts = { rows: 1, motion: true, ...(live ? { keyOf: previousKey, pos: false } : { attr: "data-code", keys: false }) };
   renderTable(box.querySelector(".table"), codes, opts);
   if (!live) return;
   for (const card of box.querySelectorAll("[data-card]")) card.dataset.previous = "";

@@ -1,0 +1,107 @@
+"""Issue 20's leftover: after a final close code (docs/protocol.md, "Close codes") the room page
+says why and stops; it does not connect again and again.
+
+The 4001 (``bad_origin``) is met as hosts meet it: behind a reverse proxy that sends the
+upstream's own address as ``Host`` (nginx's default, ``proxy_set_header Host $proxy_host``),
+so the browser's ``Origin`` (the proxy's address) names another site than the ``Host`` the
+server sees. The proxy here is a real one on loopback: it rewrites the ``Host`` line of the
+first request of each connection and passes every byte after it both ways.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browserkit import create_room
+
+pytestmark = pytest.mark.browser
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+@pytest.fixture
+def proxy(live_server: str) -> Iterator[str]:
+    """``http://127.0.0.1:<port>`` of a proxy to ``live_server`` that sends the server's own
+    address as ``Host``; its own event loop in its own thread (the test's is Playwright's)."""
+    upstream = urlsplit(live_server)
+    host, port = upstream.hostname or "127.0.0.1", upstream.port or 80
+    loop = asyncio.new_event_loop()
+    writers: set[asyncio.StreamWriter] = set()
+
+    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        writers.add(client_w)
+        try:
+            head = await client_r.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            client_w.close()
+            return
+        head = re.sub(rb"(?im)^host:[^\r\n]*", f"Host: {upstream.netloc}".encode(), head, count=1)
+        server_r, server_w = await asyncio.open_connection(host, port)
+        writers.add(server_w)
+        server_w.write(head)
+        await asyncio.gather(_pipe(client_r, server_w), _pipe(server_r, client_w))
+
+    async def begin() -> asyncio.Server:
+        return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server = asyncio.run_coroutine_threadsafe(begin(), loop).result(10)
+    address = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+
+    async def shut() -> None:
+        server.close()
+        for writer in writers:
+            writer.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await server.wait_closed()
+
+    try:
+        yield address
+    finally:
+        asyncio.run_coroutine_threadsafe(shut(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+def sockets_opened(page: Page) -> list[Any]:
+    opened: list[Any] = []
+    page.on("websocket", lambda ws: opened.append(ws))
+    return opened
+
+
+def test_a_4001_says_why_and_the_page_stops_connecting(
+    live_server: str, proxy: str, new_page: Any
+) -> None:
+    room = create_room(live_server, public=False).rsplit("/", 1)[1]
+    page = new_page()
+    opened = sockets_opened(page)
+    page.goto(f"{proxy}/room/{room}")
+    expect(page.locator("#conn")).to_have_attribute("data-conn", "bad_origin")
+    expect(page.locator("#conn")).to_contain_text("Open the game at its own address")
+    expect(page.locator("#banner")).to_contain_text("Open the game at its own address")
+    page.wait_for_timeout(3000)  # the backoff would have knocked 3 or 4 times by now
+    assert len(opened) == 1
+    assert page.locator("#conn").get_attribute("data-conn") == "bad_origin"
+
