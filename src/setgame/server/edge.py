@@ -243,9 +243,10 @@ class Lingering:
 
 
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with three guards: a per-address connection cap, a deadline
+    """uvicorn's HTTP protocol with four guards: a per-address connection cap, a deadline
     (``header_seconds``) for each request head, so that a silent or trickling connection
-    (plain HTTP or a websocket handshake) is closed instead of held, and a lingering close
+    (plain HTTP or a websocket handshake) is closed instead of held, a bound on its size
+    (``header_bytes``: uvicorn's httptools parser has none), and a lingering close
     after a refused body (``linger_bytes``, ``linger_seconds``): a client that sends a body
     too big reads its 413 instead of a connection reset (closing a socket with unread data
     sends a reset, which loses the answer the client has not read yet)."""
@@ -259,6 +260,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
         _refused = False
         lingering: asyncio.TimerHandle | None = None
         _drained = 0
+        _head_bytes = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             if not doorman.admit(transport):  # refused before uvicorn sets anything up
@@ -291,12 +293,41 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             if self.lingering is None:
+                before = self.cycle
                 super().data_received(data)
+                self._count_head(before, len(data))
                 return
             self._drained += len(data)  # a refused body: dropped unread
             if self._drained > limits.linger_bytes:
                 BITES("linger_bytes", f"{self._peer()} sent a refused body too big to drain")
                 self._real.abort()
+
+        def _count_head(self, before: Any, size: int) -> None:
+            """Bytes of a request head still incomplete (no new request began with them, and
+            none is being answered): past ``header_bytes``, a 431 and a lingering close."""
+            if self.cycle is not before or (before is not None and not before.response_complete):
+                self._head_bytes = 0  # a head came whole, or a body is arriving
+                return
+            self._head_bytes += size
+            if self._head_bytes > limits.header_bytes and not self._real.is_closing():
+                BITES("header_bytes", f"{self._peer()} sent a request head over "
+                                      f"{limits.header_bytes} bytes")
+                self._refuse_head()
+
+        def _refuse_head(self) -> None:
+            text = f"the request head exceeds {limits.header_bytes} bytes\n".encode()
+            self._real.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+                + f"content-length: {len(text)}\r\n\r\n".encode() + text
+            )
+            if self._deadline is not None:
+                self._deadline.cancel()
+            if not self._real.can_write_eof():
+                self._real.close()
+                return
+            self._real.write_eof()  # read and drop the rest, as after a refused body
+            self.lingering = self.loop.call_later(limits.linger_seconds, self._cut)
 
         def eof_received(self) -> bool | None:
             if self.lingering is not None:  # the client has sent all: done
