@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from setgame.server.delivery import STATIC_CACHE, accepts_gzip
+from setgame.server.delivery import API_CACHE, STATIC_CACHE, accepts_gzip
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "setgame" / "web" / "static"
@@ -130,9 +130,9 @@ async def test_pages_and_personal_answers_are_not_kept(http: httpx.AsyncClient) 
         assert page.headers["x-setgame-release"] == version.group(1), path
     for path in ("/api/account", "/api/rooms", "/api/online", "/api/players/Nobody"):
         answer = await http.get(path)
-        assert answer.headers.get("cache-control") == "no-store", (path, answer.headers)
+        assert answer.headers.get("cache-control") == API_CACHE, (path, answer.headers)
     daily = await http.get("/api/puzzle/daily")  # sets its own: the same for everyone all day
-    assert daily.headers["cache-control"] != "no-store"
+    assert daily.headers["cache-control"] != API_CACHE
 
 
 async def test_service_worker_lists_the_static_files_and_no_api(http: httpx.AsyncClient) -> None:

@@ -36,6 +36,9 @@ STATIC_CACHE: Final = "public, max-age=3600"
 release (``/static/js/room.js``), so a longer life would keep an old release's scripts beside a
 new release's page for browsers without the service worker, which tells releases apart."""
 
+API_CACHE: Final = "private, no-cache"
+"""API answers that say nothing else (:class:`NoCache`)."""
+
 RELEASE_HEADER: Final = "X-Setgame-Release"
 """Sent with every page: the release of the static files the page expects (the service worker
 serves its cached files only to pages of its own release)."""
@@ -100,10 +103,12 @@ class Compression:
         await self.gzip({**scope, "headers": headers}, receive, send)
 
 
-class NoStore:
-    """``Cache-Control: no-store`` on every API answer that sets none: they are live room
-    state or personal (an account, a moderator's lists), never for a cache to keep; the few
-    that may be kept say so themselves (the daily puzzle)."""
+class NoCache:
+    """``Cache-Control: private, no-cache`` on every API answer that sets none: they are live
+    room state or personal (an account, a moderator's lists), never for a shared cache to keep
+    and always asked again by the browser; the few that may be kept say so themselves (the
+    daily puzzle). Not ``no-store``: Chromium then leaves an answer whose body the page never
+    reads (a 404 the page only looks at the status of) open, and the page never goes idle."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -115,7 +120,7 @@ class NoStore:
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).setdefault("Cache-Control", "no-store")
+                MutableHeaders(scope=message).setdefault("Cache-Control", API_CACHE)
             await send(message)
 
         await self.app(scope, receive, sending)
@@ -123,7 +128,7 @@ class NoStore:
 
 def middleware() -> list[Middleware]:
     """Compression outside (it sees every answer), then the API's cache header."""
-    return [Middleware(Compression), Middleware(NoStore)]
+    return [Middleware(Compression), Middleware(NoCache)]
 
 
 # --- static files ---------------------------------------------------------------------------
