@@ -110,4 +110,21 @@ def test_offline_navigation_shows_the_offline_page_in_the_players_language(
         )
     finally:
         page.context.set_offline(False)
-    expect(page.locator("main.rules")).to_be_visible()  # back online: the page asked for
+    # Back online: the page asked for, at the `online` event or the next probe of the server.
+    expect(page.locator("main.rules")).to_be_visible(timeout=15_000)
+
+
+def test_a_server_out_of_reach_shows_the_offline_page_until_it_is_back(
+    fresh_server: Any, new_page: Callable[..., Any]
+) -> None:
+    """The device online, the server down (a restart): no `online` event will come, so the
+    offline page asks the server itself and goes back to the page asked for once it answers."""
+    page: Page = new_page()
+    page.goto(f"{fresh_server}/")
+    worker_ready(page)
+    fresh_server.stop()
+    page.goto(f"{fresh_server}/leaderboard")
+    expect(page.locator("main.offline")).to_be_visible()
+    fresh_server.start()
+    expect(page.locator("main.leaderboard")).to_be_visible(timeout=15_000)
+    assert page.url == f"{fresh_server}/leaderboard"

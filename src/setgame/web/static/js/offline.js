@@ -23,3 +23,20 @@ await init();
 const retry = () => location.reload();
 document.querySelector("[data-offline-retry]").addEventListener("click", retry);
 addEventListener("online", retry);
+
+// The device may have stayed online while the server was out of reach (no `online` event
+// then): ask the server every few seconds while the page is in view, and go back when it
+// answers. /api/health is cheap (the server reuses its answer for a second).
+const PROBE_MS = 4000;
+async function probe() {
+  if (document.visibilityState === "visible" && navigator.onLine !== false) {
+    try {
+      const answer = await fetch("/api/health", { cache: "no-store" });
+      if (answer.status < 500) return retry();
+    } catch {
+      /* still out of reach */
+    }
+  }
+  setTimeout(probe, PROBE_MS);
+}
+setTimeout(probe, PROBE_MS);
