@@ -248,3 +248,36 @@ async def test_paths_outside_the_static_files_are_not_found(live_server: Any) ->
         status = answer.split(b" ", 2)[1]
         assert status in (b"404", b"400"), (path, answer[:200])
         assert b"[project]" not in answer and b"root:" not in answer, path
+
+
+async def answer(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
+    """One answer's status line and body from a kept-alive connection."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    size = int(re.search(rb"content-length: (\d+)", head, re.IGNORECASE).group(1))  # type: ignore[union-attr]
+    return head.split(b"\r\n", 1)[0], await asyncio.wait_for(reader.readexactly(size), 5)
+
+
+async def test_the_head_bound_counts_the_head_alone(server_factory: Any) -> None:
+    """A body sent in the same packet as its head, and many requests on one kept-alive
+    connection, are not a big head; one head over the bound is."""
+    server = server_factory(env={"SETGAME_HEADER_BYTES": "1024", "SETGAME_BODY_BYTES": "8192"})
+    settings = json.dumps({"public": False, "mode": "solo", "pad": "x" * 6000}).encode()
+    head = "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(head.encode() + f"Content-Length: {len(settings)}\r\n\r\n".encode() + settings)
+    status, body = await answer(reader)
+    assert status == b"HTTP/1.1 400 Bad Request" and b"pad" in body  # the app's own refusal
+    for _ in range(5):  # 5 KB of heads on one connection, each under 1 KB
+        writer.write(b"GET /api/online HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 900 + b"\r\n\r\n")
+        assert (await answer(reader))[0] == b"HTTP/1.1 200 OK"
+    for part in (b"GET /api/online HTTP/1.1\r\nHost: x\r", b"\n\r", b"\n"):  # its end split
+        writer.write(part)
+        await writer.drain()
+        await asyncio.sleep(0.1)
+    assert (await answer(reader))[0] == b"HTTP/1.1 200 OK"
+    writer.write(b"GET /api/online HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 1100 + b"\r\n\r\n")
+    status, body = await answer(reader)
+    assert status == b"HTTP/1.1 431 Request Header Fields Too Large"
+    assert body == b"the request head exceeds 1024 bytes\n"
+    writer.close()
+    await writer.wait_closed()

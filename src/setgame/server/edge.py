@@ -261,6 +261,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
         lingering: asyncio.TimerHandle | None = None
         _drained = 0
         _head_bytes = 0
+        _tail = b""
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             if not doorman.admit(transport):  # refused before uvicorn sets anything up
@@ -293,26 +294,35 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             if self.lingering is None:
-                before = self.cycle
+                if self._head_too_big(data):
+                    BITES("header_bytes", f"{self._peer()} sent a request head over "
+                                          f"{limits.header_bytes} bytes")
+                    self._refuse_head()
+                    return
                 super().data_received(data)
-                self._count_head(before, len(data))
                 return
             self._drained += len(data)  # a refused body: dropped unread
             if self._drained > limits.linger_bytes:
                 BITES("linger_bytes", f"{self._peer()} sent a refused body too big to drain")
                 self._real.abort()
 
-        def _count_head(self, before: Any, size: int) -> None:
-            """Bytes of a request head still incomplete (no new request began with them, and
-            none is being answered): past ``header_bytes``, a 431 and a lingering close."""
-            if self.cycle is not before or (before is not None and not before.response_complete):
-                self._head_bytes = 0  # a head came whole, or a body is arriving
-                return
-            self._head_bytes += size
-            if self._head_bytes > limits.header_bytes and not self._real.is_closing():
-                BITES("header_bytes", f"{self._peer()} sent a request head over "
-                                      f"{limits.header_bytes} bytes")
-                self._refuse_head()
+        def _head_too_big(self, data: bytes) -> bool:
+            """Whether the request head being read, with ``data``, passes ``header_bytes``:
+            counted up to its blank line, before the parser sees it (a head's end may be split
+            between reads: the last three bytes are kept). A body is not counted: bytes that
+            come while a request is being answered are its body (or, pipelined, a head that
+            the answer's end makes the parser wait for)."""
+            if self.cycle is not None and not self.cycle.response_complete:
+                return False
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            if end < 0:
+                self._head_bytes += len(data)
+                self._tail = seen[-3:]
+                return self._head_bytes > limits.header_bytes
+            size = self._head_bytes + end + 4 - len(self._tail)
+            self._head_bytes, self._tail = 0, b""
+            return size > limits.header_bytes
 
         def _refuse_head(self) -> None:
             text = f"the request head exceeds {limits.header_bytes} bytes\n".encode()
