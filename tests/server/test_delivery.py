@@ -281,3 +281,42 @@ async def test_the_head_bound_counts_the_head_alone(server_factory: Any) -> None
     assert body == b"the request head exceeds 1024 bytes\n"
     writer.close()
     await writer.wait_closed()
+
+
+async def test_event_streams_pass_uncompressed_chunk_by_chunk() -> None:
+    """A Server-Sent Events answer through the real middleware: its head and each event reach
+    the client as the app sends them, not held back to be compressed."""
+    from setgame.server.delivery import Compression
+
+    log: list[str] = []
+    events = [b"data: one\n\n" * 100, b"data: two\n\n" * 100]
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        head = [(b"content-type", b"text/event-stream")]
+        await send({"type": "http.response.start", "status": 200, "headers": head})
+        for event in events:
+            log.append("app sent")
+            await send({"type": "http.response.body", "body": event, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def send(message: dict[str, Any]) -> None:
+        log.append(message["type"])
+        if message["type"] == "http.response.start":
+            assert b"content-encoding" not in dict(message["headers"])
+        elif message["body"]:
+            assert message["body"] in events  # as sent: not gzip
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    scope = {"type": "http", "method": "GET", "path": "/events", "headers": list(GZIP_RAW)}
+    await Compression(app)(scope, receive, send)
+    assert log == [
+        "http.response.start",
+        "app sent", "http.response.body",
+        "app sent", "http.response.body",
+        "http.response.body",
+    ]  # fmt: skip
+
+
+GZIP_RAW = [(b"accept-encoding", b"gzip, deflate, br")]
