@@ -89,7 +89,8 @@ class Compression:
 
     def __init__(self, app: ASGIApp, level: int = 6) -> None:
         self.app = app
-        # Level 6, zlib's default: 9 takes about twice the time for under 1% fewer bytes here.
+        # Level 6, zlib's default: 9 saves 0.1% of the static files' bytes (measured: 59 316
+        # against 59 374 of 164 594) and costs more time on bigger bodies.
         self.gzip = GZipMiddleware(app, minimum_size=COMPRESS_AT, compresslevel=level)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
