@@ -4,8 +4,9 @@
   over ``brotli-asgi``: it is kept with Starlette itself (no second dependency, no C extension
   to build), it already leaves websockets, ``text/event-stream`` and images alone and
   compresses big bodies in a worker thread; Brotli is commonly 10-20% smaller than gzip on
-  text (not measured here), a few KB of the room page's 61 KB as sent. A host's reverse proxy may compress (and use Brotli) instead:
-  it then sees ``Content-Encoding`` and leaves the answer as it is (``docs/deploy.md``).
+  text (not measured here), a few KB of the room page's 61 KB as sent. A host's reverse
+  proxy may compress (and use Brotli) instead: it then sees ``Content-Encoding`` and leaves
+  the answer as it is (``docs/deploy.md``).
 - **Cache headers**: static files are revalidated by their ETag after :data:`STATIC_CACHE`;
   the service worker keeps them for the life of a release.
 - **The installable app**: ``/manifest.webmanifest`` (in the player's language), ``/sw.js``
