@@ -12,7 +12,6 @@ import functools
 import gc
 import html
 import ipaddress
-import json
 import logging
 import re
 import socket
@@ -25,7 +24,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, card_name
 from setgame.rules.decks import DECKS
@@ -33,6 +31,7 @@ from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
 from setgame.server import (
     account_api,
+    delivery,
     keys,
     memory,
     metrics_api,
@@ -58,7 +57,7 @@ from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import stored_game
 from setgame.server.sockets import Lobby, TokenBucket, websocket_endpoint
 from setgame.server.storage import Storage, StorageError
-from setgame.words import catalog, i18n
+from setgame.words import i18n
 from setgame.words.event_words import annotate
 
 log = logging.getLogger(__name__)
@@ -178,6 +177,7 @@ def _page_headers(request: Request, lang: str) -> dict[str, str]:
         "Cache-Control": "no-cache",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
+        delivery.RELEASE_HEADER: delivery.release(request.app.state.web)[0],
         "Content-Security-Policy": (
             "default-src 'self'; img-src 'self' data:; media-src 'self' data:; "
             "style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -264,6 +264,15 @@ def lan_address() -> str | None:
         if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
             return address
     return None
+
+
+async def offline_page(request: Request) -> Response:
+    """What the service worker shows when a navigation finds no network (it caches this)."""
+    return _page(request, "offline")
+
+
+async def manifest(request: Request) -> Response:
+    return delivery.manifest(negotiate(request))
 
 
 async def favicon(request: Request) -> Response:
@@ -423,18 +432,12 @@ async def messages(request: Request) -> Response:
     lang, dot, ext = str(request.path_params["name"]).partition(".")
     if lang not in i18n.LANGUAGES or (dot, ext) != (".", "json"):
         return _error(404, "no_language", f"unknown language: {request.path_params['name']!r}")
-    body = _messages_json(lang)
+    body = delivery.messages_json(lang)
     return Response(
         body,
         media_type="application/json",
         headers={"Cache-Control": "public, max-age=300", "Content-Language": lang},
     )
-
-
-@functools.cache
-def _messages_json(lang: str) -> bytes:
-    """Built once per process: the catalogs change only with a new release."""
-    return json.dumps(catalog.web_messages(lang), ensure_ascii=False).encode()
 
 
 @functools.cache
@@ -533,6 +536,9 @@ def routes(web: Path) -> list[Any]:
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
         Route("/favicon.ico", favicon),
+        Route("/offline", offline_page),
+        Route("/manifest.webmanifest", manifest),
+        Route("/sw.js", delivery.service_worker),
         Route("/api/health", health),
         Route("/api/live", live),
         Route("/api/ready", ready),
@@ -548,7 +554,7 @@ def routes(web: Path) -> list[Any]:
         *account_api.routes(),
         *moderation_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
-        Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
+        Mount("/static", delivery.Static(directory=web / "static", check_dir=False), name="static"),
     ]
 
 
@@ -615,7 +621,7 @@ def build(
             await storage.close()
             app.state.accounts.hashing.close()
 
-    middleware = proxy_middleware(limits) + account_api.middleware(limits)
+    middleware = proxy_middleware(limits) + delivery.middleware() + account_api.middleware(limits)
     every = routes(web) + metrics_api.routes(limits)
     app = Starlette(routes=every, lifespan=lifespan, middleware=middleware)
     app.state.limits = limits

@@ -243,9 +243,10 @@ class Lingering:
 
 
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with three guards: a per-address connection cap, a deadline
+    """uvicorn's HTTP protocol with four guards: a per-address connection cap, a deadline
     (``header_seconds``) for each request head, so that a silent or trickling connection
-    (plain HTTP or a websocket handshake) is closed instead of held, and a lingering close
+    (plain HTTP or a websocket handshake) is closed instead of held, a bound on its size
+    (``header_bytes``: uvicorn's httptools parser has none), and a lingering close
     after a refused body (``linger_bytes``, ``linger_seconds``): a client that sends a body
     too big reads its 413 instead of a connection reset (closing a socket with unread data
     sends a reset, which loses the answer the client has not read yet)."""
@@ -259,6 +260,8 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
         _refused = False
         lingering: asyncio.TimerHandle | None = None
         _drained = 0
+        _head_bytes = 0
+        _tail = b""
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             if not doorman.admit(transport):  # refused before uvicorn sets anything up
@@ -291,12 +294,50 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             if self.lingering is None:
+                if self._head_too_big(data):
+                    BITES("header_bytes", f"{self._peer()} sent a request head over "
+                                          f"{limits.header_bytes} bytes")
+                    self._refuse_head()
+                    return
                 super().data_received(data)
                 return
             self._drained += len(data)  # a refused body: dropped unread
             if self._drained > limits.linger_bytes:
                 BITES("linger_bytes", f"{self._peer()} sent a refused body too big to drain")
                 self._real.abort()
+
+        def _head_too_big(self, data: bytes) -> bool:
+            """Whether the request head being read, with ``data``, passes ``header_bytes``:
+            counted up to its blank line, before the parser sees it (a head's end may be split
+            between reads: the last three bytes are kept). A body is not counted: bytes that
+            come while a request is being answered are its body (or, pipelined, a head that
+            the answer's end makes the parser wait for)."""
+            if self.cycle is not None and not self.cycle.response_complete:
+                return False
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            if end < 0:
+                self._head_bytes += len(data)
+                self._tail = seen[-3:]
+                return self._head_bytes > limits.header_bytes
+            size = self._head_bytes + end + 4 - len(self._tail)
+            self._head_bytes, self._tail = 0, b""
+            return size > limits.header_bytes
+
+        def _refuse_head(self) -> None:
+            text = f"the request head exceeds {limits.header_bytes} bytes\n".encode()
+            self._real.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+                + f"content-length: {len(text)}\r\n\r\n".encode() + text
+            )
+            if self._deadline is not None:
+                self._deadline.cancel()
+            if not self._real.can_write_eof():
+                self._real.close()
+                return
+            self._real.write_eof()  # read and drop the rest, as after a refused body
+            self.lingering = self.loop.call_later(limits.linger_seconds, self._cut)
 
         def eof_received(self) -> bool | None:
             if self.lingering is not None:  # the client has sent all: done

@@ -60,6 +60,11 @@ class Limits:
         metadata={"min": 1, "max": 300, "doc": "seconds a connection has to send a complete "
                   "request head (HTTP or websocket handshake); slower ones are closed"},
     )
+    header_bytes: int = field(
+        default=16_384,
+        metadata={"min": 1024, "max": 1_048_576, "doc": "largest request head in bytes (the "
+                  "request line and every header); a larger one gets 431 and is not read further"},
+    )
     body_bytes: int = field(
         default=4096,
         metadata={"min": 256, "max": 1_048_576, "doc": "largest request body in bytes; "

@@ -166,12 +166,20 @@ function systemDark() {
 
 const darkTheme = () => (pref("theme", "") || (systemDark() ? "dark" : "light")) === "dark";
 
+// The page's background in each theme (app.css --bg; the manifest's colors, delivery.py).
+const THEME_COLORS = { light: "#f4f1ea", dark: "#16171c" };
+
 function applyLook() {
   const root = document.documentElement;
   const theme = pref("theme", "");
   if (theme) root.dataset.theme = theme;
   else delete root.dataset.theme;
   root.classList.toggle("cb", pref("colorblind", "0") === "1");
+  // The browser's bar in the theme's color: each meta's own scheme, or the player's pick.
+  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+    const scheme = theme || (meta.media.includes("dark") ? "dark" : "light");
+    meta.content = THEME_COLORS[scheme] || THEME_COLORS.light;
+  }
   // The theme button is a toggle for the dark theme: pressed while the page is dark.
   document.querySelector("[data-control=theme]")?.setAttribute("aria-pressed", String(darkTheme()));
 }
@@ -268,6 +276,14 @@ export async function init({ cards = false } = {}) {
   setMarkLetters({ R: t("cb.R"), G: t("cb.G"), P: t("cb.P"), B: t("cb.B") });
   buildHeader();
   applyI18n();
+  registerWorker();
+}
+
+// The service worker (/sw.js, docs/web.md): the static files kept for the release, and the
+// offline page when there is no network. Where there is none (an old browser, a private
+// window, plain http to another machine), every page works as before.
+function registerWorker() {
+  navigator.serviceWorker?.register("/sw.js").catch(() => {});
 }
 
 export function el(tag, attrs = {}, ...children) {
