@@ -128,6 +128,7 @@ _CURRENT: Final = {
     "rules": "/rules",
     "puzzle": "/puzzle",
     "leaderboard": "/leaderboard",
+    "arenas": "/arena",
     "account": "/account",
 }
 """The pages the site header links to, by page name: that link is marked as the current page."""
@@ -202,6 +203,16 @@ async def leaderboard_page(request: Request) -> Response:
 async def player_page(request: Request) -> Response:
     """A profile; an unknown name is told by the page (the API answers 404)."""
     return _page(request, "player", player_name=request.path_params["name"][:100])
+
+
+async def arenas_page(request: Request) -> Response:
+    """The arenas running and coming (``GET /api/arenas``) and the form to create one."""
+    return _page(request, "arenas")
+
+
+async def arena_page(request: Request) -> Response:
+    """One arena: its standings, games and podium over ``/ws/arena/{id}``."""
+    return _page(request, "arena", arena_id=request.path_params["arena_id"][:64])
 
 
 async def room_page(request: Request) -> Response:
@@ -488,6 +499,8 @@ def routes(web: Path) -> list[Any]:
         Route("/player/{name}", player_page),
         Route("/leaderboard", leaderboard_page),
         Route("/moderation", moderation_page),
+        Route("/arena", arenas_page),
+        Route("/arena/{arena_id}", arena_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
