@@ -31,9 +31,10 @@ from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, ca
 from setgame.rules.decks import DECKS
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, keys, memory, moderation_api, wordfilter
+from setgame.server import account_api, arena_api, keys, memory, moderation_api, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
+from setgame.server.arena_settings import ArenaLimits
 from setgame.server.bots import BotPlayers
 from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.edge import (
@@ -517,6 +518,7 @@ def routes(web: Path) -> list[Any]:
         Route("/i18n/{name}", messages),
         *account_api.routes(),
         *moderation_api.routes(),
+        *arena_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -537,13 +539,15 @@ def build(
     bind_host: str | None = None,
     redis: str | None = None,
     freeze: bool = False,
+    arena_limits: ArenaLimits | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
     ``bind_host`` is the address the server listens on (for the rooms' share links);
     ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``);
     ``freeze``: hide long-lived objects from the garbage collector (``memory.py``; the
-    ``setgame serve`` process, not a test embedding the app)."""
+    ``setgame serve`` process, not a test embedding the app); ``arena_limits``: the arenas'
+    (default :meth:`ArenaLimits.from_env`, ``SETGAME_ARENA_*``)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -564,6 +568,7 @@ def build(
         app.state.keeper = keeper
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
+        arenas = await arena_api.open_arenas(app, rooms)  # after the rooms their games are in
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         tending = [asyncio.create_task(memory.trim_memory(frozen=freeze), name="trim-memory")]
         if freeze:
@@ -573,6 +578,7 @@ def build(
         finally:
             for task in tending:
                 task.cancel()
+            await arenas.close()
             await players.close()
             await people.close(keeper)
             if redis is not None:  # its rooms go to the other processes first
@@ -584,6 +590,7 @@ def build(
     middleware = proxy_middleware(limits) + account_api.middleware(limits)
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
+    app.state.arena_limits = ArenaLimits.from_env() if arena_limits is None else arena_limits
     app.state.lobby = Lobby(limits)
     app.state.words = wordfilter.load(limits.words_file, limits.word_filter)
     app.state.chat_bounds = ChatBounds(limits, app.state.words)
