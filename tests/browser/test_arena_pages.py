@@ -200,6 +200,11 @@ def test_both_pages_fit_a_phone_held_either_way(
     join(page, arena_server, arena, "Phoebe")
     expect(page.locator("[data-arena-action=pause]")).to_be_visible()
     _fits(page, f"/arena/{arena} at {width}x{height}")
+    page.click("[data-arena-action=pause]")  # out of the queue, and back
+    expect(page.locator("main")).to_have_attribute("data-arena-me", "paused")
+    expect(page.locator("[data-standing=Phoebe] .badge-paused")).to_have_count(1)
+    page.click("[data-arena-action=resume]")
+    expect(page.locator("main")).to_have_attribute("data-arena-me", "waiting")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

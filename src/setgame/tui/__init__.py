@@ -73,8 +73,8 @@ def run(
     arena: str | None = None,
 ) -> int:
     """Play in this terminal until the player quits; the exit status: 0, or 2 when the
-    room (or arena) could not be found (a bad address, room or arena), 1 when its server could not be
-    reached or went away. Bad options raise ``ValueError`` before the game starts."""
+    room or arena could not be found (a bad address, room or arena), 1 when its server could
+    not be reached or went away. Bad options raise ``ValueError`` before the game starts."""
     app = build_app(
         mode,
         bots=bots,

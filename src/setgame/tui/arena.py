@@ -24,7 +24,10 @@ from setgame.tui.remote import RemoteError, RemoteSession, _why, default_name
 Event = dict[str, Any]
 
 #: Seconds a finished game's results stay on screen before the standings come back.
-RESULTS_SECONDS: Final = 4.0
+RESULTS_SECONDS: Final = 3.0
+#: Seconds the standings stay on screen at least before the next game's room is entered (the
+#: server pairs again at once; the room waits for its players up to its start time, 15 s).
+STANDINGS_SECONDS: Final = 4.0
 #: Seconds to wait for the arena's answers (welcome, entered) when opening.
 OPEN_TIMEOUT: Final = 10.0
 #: The arena's socket refuses a frame over 4096 bytes; the server's frames are bounded too,
@@ -86,8 +89,11 @@ class ArenaSession:
         self.arena: dict[str, Any] = {}  # the summary, then the standings' times and status
         self.standings: list[dict[str, Any]] = []
         self.you: dict[str, Any] | None = None
+        # paused by p: the server's row says "playing" during a game, whether paused or not
+        self.paused = False
         self.room: ArenaRoom | None = None
         self._over_at: float | None = None  # when the room's game ended (app clock)
+        self._shown_at = 0.0  # when the standings came on screen (app clock)
         self._pairings: list[dict[str, Any]] = []
         self._pending: list[Event] = []
         self._reader: asyncio.Task[None] | None = None
@@ -99,7 +105,7 @@ class ArenaSession:
 
     async def open(self, now: float) -> None:
         """Connect, say hello, join: the player waits for the first pairing."""
-        self._now = now
+        self._now = self._shown_at = now
         url = ws_url(self.base_url, f"arena/{self.arena_id}")
         cookie = {"Cookie": f"{SESSION_COOKIE}={self.session}"} if self.session else None
         self._answers = asyncio.Queue()
@@ -157,6 +163,9 @@ class ArenaSession:
             self.arena.update(message["arena"])
         if kind in ("welcome", "standings") and "you" in message:
             self.you = message["you"]
+        state = (self.you or {}).get("state") if kind != "queue" else message.get("state")
+        if state in ("paused", "waiting"):
+            self.paused = state == "paused"
         if kind == "standings":
             for key in ("status", "starts_at", "ends_at", "players", "podium"):
                 if key in message:
@@ -174,11 +183,14 @@ class ArenaSession:
     # -- the rooms, one after another ------------------------------------------------------
 
     def poll(self, now: float) -> list[Event]:
-        """The arena's news and the room's events since the last poll; a new pairing opens
-        its room, and a finished game gives way to the standings after a while."""
+        """The arena's news and the room's events since the last poll. A finished game's
+        results give way to the standings after a while, and a pairing's room is entered
+        once the standings have been on screen a while too."""
         self._now = now
         events, self._pending = self._pending, []
-        if self._pairings and (self._entering is None or self._entering.done()):
+        shown = self.room is None and now - self._shown_at >= STANDINGS_SECONDS
+        idle = self._entering is None or self._entering.done()
+        if self._pairings and shown and idle:
             pairing = self._pairings.pop(0)
             self._entering = asyncio.get_running_loop().create_task(self._enter(pairing, now))
             events.append({"type": "arena_paired", "opponents": pairing.get("opponents") or []})
@@ -204,6 +216,7 @@ class ArenaSession:
 
     def _leave_room(self) -> None:
         room, self.room, self._over_at = self.room, None, None
+        self._shown_at = self._now
         if room is not None:
             asyncio.get_running_loop().create_task(room.hang_up())
 
@@ -223,6 +236,7 @@ class ArenaSession:
             **self.arena,
             "standings": self.standings,
             "you": self.you,
+            "paused": self.paused,
             "now": time.time(),  # the arena's times are the server's wall clock
         }
 
@@ -258,8 +272,8 @@ class ArenaSession:
 
     async def toggle_pause(self) -> None:
         """Leave the pairing queue, or come back to it (``p``)."""
-        paused = (self.you or {}).get("state") == "paused"
-        await self._send("join" if paused else "pause")
+        await self._send("join" if self.paused else "pause")
+        self.paused = not self.paused
 
     @property
     def offline(self) -> bool:

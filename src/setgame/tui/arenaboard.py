@@ -82,7 +82,7 @@ def you_line(arena: Mapping[str, Any], lang: str) -> str:
         if you.get("place"):
             return tr("The arena is over: your place is {place}.", lang, place=you["place"])
         return tr("The arena is over.", lang)
-    if state == "paused":
+    if state == "paused" or (arena.get("paused") and state != "playing"):
         return tr("Paused: press p to play on.", lang)
     if state == "playing":
         return tr("Your game is in progress.", lang)
@@ -121,6 +121,8 @@ def game_line(arena: Mapping[str, Any], lang: str) -> str:
     if you.get("place"):
         parts.append(tr("place {place}", lang, place=you["place"]))
         parts.append(_points(int(you.get("points", 0)), lang))
+    if arena.get("paused"):  # no new game after this one
+        parts.append(tr("paused", lang))
     parts.append(when_text(arena, lang))
     return " · ".join(parts)
 

@@ -18,6 +18,8 @@ let me = null; // this page's player as the server knows them: {name, state, roo
 let socket = null;
 let retry = 0;
 let placesBefore = new Map(); // name -> points, to mark the rows that moved
+// Paused with the button: during a game the server's row says "playing" either way.
+let paused = false;
 
 // --- who this browser is in this arena ---------------------------------------
 
@@ -33,10 +35,23 @@ const keepMine = (value) => setPref(mineKey, JSON.stringify(value));
 
 // --- drawing -----------------------------------------------------------------
 
+// The flame of a streak, drawn (an emoji font is not everywhere), named for screen readers.
+const SVG = "http://www.w3.org/2000/svg";
 function flame(row) {
   if (!row.fire) return null;
   const label = t("arena.flame");
-  return el("span", { class: "flame", role: "img", "aria-label": label, title: label, "data-flame": "" }, "🔥");
+  const icon = document.createElementNS(SVG, "svg");
+  icon.setAttribute("viewBox", "0 0 12 16");
+  icon.setAttribute("class", "flame");
+  icon.setAttribute("role", "img");
+  icon.setAttribute("aria-label", label);
+  icon.setAttribute("data-flame", "");
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = label;
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M6 0C7 4 12 6 12 10.5A6 5.5 0 0 1 0 10.5C0 7.5 2 6 3 4c.5 2 1.5 3 2.5 3C6.5 5 6 2.5 6 0z");
+  icon.append(title, path);
+  return icon;
 }
 
 function nameCell(row) {
@@ -66,7 +81,7 @@ function standingRow(row, index) {
     nameCell(row),
     el("td", { text: fmt(row.points) }),
     el("td", { text: fmt(row.games) }),
-    el("td", { text: row.rating === null || row.rating === undefined ? "—" : fmt(row.rating) }),
+    el("td", { text: row.rating === null || row.rating === undefined ? "—" : String(row.rating) }),
   );
 }
 
@@ -93,6 +108,7 @@ function gameItem(game) {
 function renderGames() {
   $("[data-arena-games]").replaceChildren(...games.map(gameItem));
   $("[data-arena-nogames]").hidden = games.length > 0;
+  $("[data-arena-games-box]").hidden = arena?.status === "finished";
 }
 
 function renderPodium() {
@@ -121,13 +137,15 @@ function renderMe() {
   const joined = Boolean(state) && state !== "out";
   const over = status === "finished";
   $("[data-arena-join-form]").hidden = joined || over;
-  $("[data-arena-action=pause]").hidden = over || !["waiting", "playing"].includes(state);
-  $("[data-arena-action=resume]").hidden = over || state !== "paused";
+  if (state === "paused" || state === "waiting") paused = state === "paused";
+  $("[data-arena-action=pause]").hidden = over || paused || !["waiting", "playing"].includes(state);
+  $("[data-arena-action=resume]").hidden = over || !paused || !joined;
   // The game in progress: its seat's token was kept when the pairing came.
   const go = $("[data-arena-game]");
   go.hidden = over || state !== "playing" || !me?.room;
   if (me?.room) go.href = roomUrl(me.room);
   $("[data-arena-next]").textContent = nextText(status);
+  $("#arena-you").hidden = over; // at the end only the verdict stays, above the podium
 }
 
 function nextText(status) {
@@ -136,7 +154,7 @@ function nextText(status) {
     return row ? t("arena.over.you", { place: fmt(row.place ?? standings.indexOf(row) + 1) }) : t("arena.over");
   }
   if (!me?.state || me.state === "out") return "";
-  if (me.state === "paused") return t("arena.next.paused");
+  if (me.state === "paused" || paused) return t("arena.next.paused");
   if (me.state === "playing") return t("arena.next.playing");
   if (status === "waiting") return t("arena.next.start");
   return t("arena.next.waiting");
@@ -314,8 +332,13 @@ function bind() {
     joinAfterHello = true;
     socket?.close(1000);
   });
-  $("[data-arena-action=pause]").addEventListener("click", () => send({ type: "pause" }));
-  $("[data-arena-action=resume]").addEventListener("click", () => send({ type: "join" }));
+  const toggle = (pause) => {
+    paused = pause;
+    send({ type: pause ? "pause" : "join" });
+    renderMe();
+  };
+  $("[data-arena-action=pause]").addEventListener("click", () => toggle(true));
+  $("[data-arena-action=resume]").addEventListener("click", () => toggle(false));
   const link = $(".share .link");
   link.value = `${location.origin}/arena/${id}`;
   $("[data-arena-copy]").addEventListener("click", () => {
