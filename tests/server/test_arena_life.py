@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from .arenakit import Player, cookie_of, creator, server
 from .conftest import free_port
@@ -25,6 +26,7 @@ def _made(host: httpx.Client, **settings: object) -> str:
     return str(made.json()["id"])
 
 
+@pytest.mark.slow
 def test_profiles_show_arenas_played_and_best_places(tmp_path: Path) -> None:
     fast = {"SETGAME_ARENA_TIME_SCALE": "0.02"}  # 12 s
     with server(tmp_path / "p.db", free_port(), fast) as base, creator(base, "Ada") as ada:
@@ -45,6 +47,7 @@ def test_profiles_show_arenas_played_and_best_places(tmp_path: Path) -> None:
         bea.close()
 
 
+@pytest.mark.slow
 def test_a_restart_goes_on_from_the_stored_standings(tmp_path: Path) -> None:
     db, port = tmp_path / "r.db", free_port()
     with server(db, port, {"SETGAME_ARENA_TIME_SCALE": "0.1"}) as base, creator(base) as host:
