@@ -63,6 +63,11 @@ def server(db: Path, port: int, env: dict[str, str] | None = None,
                 proc.wait()
 
 
+def cookie_of(client: httpx.Client) -> str:
+    """The ``Cookie`` header a signed-in client sends."""
+    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+
 def creator(base: str, name: str = "Host") -> httpx.Client:
     """A signed-in browser (it may create arenas)."""
     client = httpx.Client(base_url=base, timeout=10)
@@ -87,13 +92,18 @@ class Player:
     last: dict[str, Any] | None = None  # the last standings
     waiting_since: float | None = None
     games: set[asyncio.Task[None]] = field(default_factory=set)
+    cookie: str | None = None  # a signed-in player's session cookie
+
+    def _connect(self, path: str) -> Any:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        return connect(f"{self.ws_base}{path}", additional_headers=headers)
 
     @property
     def ws_base(self) -> str:
         return self.base.replace("http://", "ws://")
 
     async def run(self, until: float) -> None:
-        async with connect(f"{self.ws_base}/ws/arena/{self.arena}") as ws:
+        async with self._connect(f"/ws/arena/{self.arena}") as ws:
             await ws.send(json.dumps({"type": "hello", "name": self.name}))
             await ws.send(json.dumps({"type": "join"}))
             while time.monotonic() < until:
@@ -104,8 +114,10 @@ class Player:
                 message = json.loads(raw)
                 if self.on_message(message):
                     break
-        for task in self.games:
+        games = list(self.games)
+        for task in games:
             task.cancel()
+        await asyncio.gather(*games, return_exceptions=True)  # their sockets closed
 
     def on_message(self, message: dict[str, Any]) -> bool:
         kind = message["type"]
@@ -129,7 +141,7 @@ class Player:
 
     async def play(self, room: str, token: str) -> None:
         with contextlib.suppress(ConnectionClosed):
-            async with connect(f"{self.ws_base}/ws/{room}") as ws:
+            async with self._connect(f"/ws/{room}") as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
                 await self._play(ws)
 

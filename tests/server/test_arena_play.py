@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import httpx
+import pytest
 
 from setgame.arena import finishes, score
 from setgame.rules.game import Game
@@ -73,6 +74,7 @@ async def _play(base: str, arena: str) -> list[Player]:
     return players
 
 
+@pytest.mark.slow
 def test_an_arena_of_eight_over_the_protocol(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     with server(db, free_port()) as base, creator(base) as host:

@@ -9,6 +9,9 @@ participants, so that the standings can be recomputed from the stored games.
 
 from __future__ import annotations
 
+import json
+from typing import Any, Final
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
@@ -60,3 +63,40 @@ arena_games = sa.Table(
     sa.Column("scored", sa.Float, nullable=True),  # when its result counted
     sa.Column("result", sa.Text, nullable=True),  # JSON {key: {"finish", "points"}}
 )
+
+BEST: Final = 5
+"""A profile's best arena placements shown."""
+
+
+async def arena_figures(conn: Any, account: str) -> dict[str, Any]:
+    """A profile's arenas (``GET /api/players/<name>``): how many finished arenas the account
+    played a game in, and its best placements (best place, then most players, then newest)."""
+    sizes = (
+        sa.select(arena_players.c.arena, sa.func.count().label("players"))
+        .group_by(arena_players.c.arena)
+        .subquery()
+    )
+    played = sa.and_(
+        arena_players.c.account == account,
+        arena_players.c.games > 0,
+        arena_players.c.place.is_not(None),
+        arenas.c.status == "finished",
+    )
+    rows = (
+        await conn.execute(
+            sa.select(arena_players, arenas.c.settings, arenas.c.finished, sizes.c.players)
+            .join(arenas, arenas.c.id == arena_players.c.arena)
+            .join(sizes, sizes.c.arena == arena_players.c.arena)
+            .where(played)
+            .order_by(arena_players.c.place, sizes.c.players.desc(), arenas.c.finished.desc())
+        )
+    ).all()
+    best = [
+        {
+            "arena": r.arena, "place": r.place, "players": r.players, "points": r.points,
+            "games": r.games, "variant": json.loads(r.settings).get("variant"),
+            "finished": r.finished,
+        }
+        for r in rows[:BEST]
+    ]
+    return {"played": len(rows), "best": best}
