@@ -6,8 +6,11 @@ standings change; both pages fit a phone held either way and are axe-clean."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from browser.browserkit import a_set, table, take
 from browser.test_a11y import AXE, violations
-from server.arenakit import FAST, creator, server
+from server.arenakit import FAST, Player, cookie_of, creator, server
 
 pytestmark = pytest.mark.browser
 
@@ -220,3 +223,54 @@ def test_the_arena_pages_are_axe_clean(arena_server: str, new_page: Any, theme: 
     join(page, arena_server, arena, f"Axel{theme}")
     page.wait_for_load_state("networkidle")
     assert violations(page) == [], f"/arena/{arena} ({theme})"
+
+
+def test_a_spectator_sees_the_podium_and_the_profiles_the_arena(
+    tmp_path: Path, new_page: Any
+) -> None:
+    """Two signed-in scripted players play a rated arena of 12 s to its end: a spectator's
+    page follows the standings live, then shows the podium; the winner's profile lists the
+    arena played and the placement, linking back to it."""
+    fast = {**TIMES, "SETGAME_ARENA_TIME_SCALE": "0.02"}  # a 10-minute arena lasts 12 s
+    with server(tmp_path / "podium.db", free_port(), fast) as base, creator(base, "Ada") as ada:
+        with creator(base, "Bea") as bea:
+            answer = ada.post(
+                "/api/arenas",
+                json={"deck": "beginner", "minutes": 10, "starts_in_seconds": 0, "rated": True},
+            )
+            assert answer.status_code == 201, answer.text
+            arena = answer.json()["id"]
+            page = new_page()
+            page.goto(f"{base}/arena/{arena}")
+            expect(page.locator("#arena-conn")).to_have_class(re.compile(r"\bopen\b"))
+            players = [
+                Player(base, arena, "x", delay, cookie=cookie_of(c))
+                for delay, c in ((0.01, ada), (0.2, bea))
+            ]
+            # Playwright's sync API holds this thread's event loop: the players get their own
+            playing = threading.Thread(target=lambda: asyncio.run(_run(players, 60)))
+            playing.start()
+            expect(page.locator("[data-standing]")).to_have_count(2, timeout=15_000)
+            playing.join()
+        expect(page.locator("main")).to_have_attribute("data-arena-status", "finished")
+        podium = page.locator("[data-arena-podium] li")
+        expect(podium).to_have_count(2)
+        expect(podium.nth(0)).to_have_attribute("data-podium-name", "Ada")
+        expect(page.locator("[data-standing=Ada]")).to_have_attribute("data-place", "1")
+        expect(page.locator("[data-standing=Ada] a")).to_have_attribute("href", "/player/Ada")
+        expect(page.locator("[data-arena-join-form]")).to_be_hidden()
+        expect(page.locator("[data-arena-games-box]")).to_be_hidden()
+        page.goto(f"{base}/player/Ada")
+        played = page.locator("[data-profile-arenas-played]")
+        expect(played).to_have_attribute("data-profile-arenas-played", "1")
+        expect(played).to_have_text("1 arena played")
+        best = page.locator(f'[data-profile-arenas] li[data-profile-arena="{arena}"]')
+        expect(best).to_have_attribute("data-place", "1")
+        expect(best).to_contain_text("Classic — place 1 of 2, ")
+        best.locator("a").click()
+        expect(page).to_have_url(f"{base}/arena/{arena}")
+
+
+async def _run(players: list[Player], seconds: float) -> None:
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(p.run(until) for p in players))
