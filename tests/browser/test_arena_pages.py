@@ -274,3 +274,39 @@ def test_a_spectator_sees_the_podium_and_the_profiles_the_arena(
 async def _run(players: list[Player], seconds: float) -> None:
     until = time.monotonic() + seconds
     await asyncio.gather(*(p.run(until) for p in players))
+
+
+SCHEDULE = """
+[[arena]]
+name = "ultra-tens"
+every_minutes = 10
+offset_minutes = 5
+announce_minutes = 10080
+minutes = 10
+variant = "ultraset"
+room_size = 3
+"""
+
+
+def test_the_list_shows_the_hosts_coming_arena_from_the_home_page(
+    tmp_path: Path, new_page: Any
+) -> None:
+    schedule = tmp_path / "arenas.toml"
+    schedule.write_text(SCHEDULE, encoding="utf-8")
+    env = {**TIMES, "SETGAME_ARENAS_FILE": str(schedule)}
+    with server(tmp_path / "list.db", free_port(), env) as base:
+        page = new_page()
+        page.goto(f"{base}/")
+        page.click("[data-play=arena]")
+        expect(page).to_have_url(f"{base}/arena")
+        expect(page.locator('header a[href="/arena"]')).to_have_attribute("aria-current", "page")
+        item = page.locator("[data-arena-list] li").first
+        expect(item).to_have_attribute("data-status", re.compile("waiting|running"), timeout=45_000)
+        expect(item.locator(".title")).to_have_text("UltraSet")
+        expect(item).to_contain_text("3 players per game")
+        expect(item).to_contain_text("Rated")
+        expect(item.locator(".when")).to_have_text(re.compile(r"^(Starts in|\d+:\d\d left)"))
+        expect(page.locator("[data-arena-none]")).to_be_hidden()
+        item.locator(".title").click()
+        expect(page).to_have_url(re.compile(rf"{base}/arena/[\w-]+$"))
+        expect(page.locator("[data-arena-title]")).to_have_text("Arena: UltraSet")
