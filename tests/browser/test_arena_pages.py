@@ -176,6 +176,30 @@ def test_an_unknown_arena_says_so(arena_server: str, new_page: Any) -> None:
     expect(page.locator("[data-arena-error]")).to_have_text("This arena does not exist.")
 
 
+def test_a_refused_name_is_said_in_words_and_another_one_joins(
+    arena_server: str, new_page: Any
+) -> None:
+    arena = new_arena(arena_server, "NameHost", starts_in_seconds=3600)
+    first = new_page()
+    join(first, arena_server, arena, "Mira")
+    page = new_page(locale="de-DE", extra_http_headers={"Accept-Language": "de"})
+    page.goto(f"{arena_server}/arena/{arena}")
+    expect(page.locator("#arena-conn")).to_have_class(re.compile(r"\bopen\b"))
+    for name, words in [
+        ("Bot 1", "Dieser Name ist Computerspielern vorbehalten"),
+        ("MIRA", "Ein anderer Spieler in dieser Arena hat diesen Namen"),
+    ]:
+        page.fill("[data-arena-join-form] input[name=player-name]", name)
+        page.click("[data-arena-action=join]")
+        expect(page.locator("[data-arena-error]")).to_contain_text(words)
+        expect(page.locator("main")).to_have_attribute("data-arena-me", "")
+    page.fill("[data-arena-join-form] input[name=player-name]", "Milo")
+    page.click("[data-arena-action=join]")
+    expect(page.locator("[data-standing=Milo]")).to_have_count(1)
+    expect(page.locator("[data-arena-error]")).to_be_hidden()
+    expect(page.locator("main")).to_have_attribute("data-arena-me", "waiting")
+
+
 def _fits(page: Page, where: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     view = page.evaluate("window.innerWidth")
