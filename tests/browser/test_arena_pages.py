@@ -275,6 +275,8 @@ def test_a_spectator_sees_the_podium_and_the_profiles_the_arena(
             playing = threading.Thread(target=lambda: asyncio.run(_run(players, 60)))
             playing.start()
             expect(page.locator("[data-standing]")).to_have_count(2, timeout=15_000)
+            watch = page.locator("[data-arena-games] li[data-arena-game-room] a").first
+            expect(watch).to_have_attribute("href", re.compile(rf"^/room/\w+\?arena={arena}$"))
             playing.join()
         expect(page.locator("main")).to_have_attribute("data-arena-status", "finished")
         podium = page.locator("[data-arena-podium] li")
