@@ -99,19 +99,25 @@ def podium_line(arena: Mapping[str, Any], lang: str) -> str | None:
     return tr("Podium: {names}", lang, names=names)
 
 
-def standings_text(arena: Mapping[str, Any], lang: str, rows: int = 100) -> str:
-    """Between games: the arena, this player's next step, the podium, the standings."""
+def standings_text(arena: Mapping[str, Any], lang: str, rows: int = 100) -> Text:
+    """Between games: the arena, this player's next step, the podium, the standings (this
+    player's row marked as the scoreboard marks them)."""
     title = tr("Arena: {variant}", lang, variant=variant_title(arena.get("variant")))
-    lines = [f"{title} · {when_text(arena, lang)}", you_line(arena, lang)]
+    text = Text()
+    text.append(f"{title} · {when_text(arena, lang)}\n", style="bold")
+    text.append(you_line(arena, lang) + "\n")
     podium = podium_line(arena, lang)
     if podium:
-        lines.append(podium)
+        text.append(podium + "\n", style="bold")
     standings = list(arena.get("standings") or [])
-    lines.append(tr("Standings:", lang))
-    lines += [row_line(row, lang) for row in standings[:rows]]
+    text.append(tr("Standings:", lang))
+    me = (arena.get("you") or {}).get("name")
+    for row in standings[:rows]:
+        text.append("\n")
+        text.append(row_line(row, lang), style="bold reverse" if row.get("name") == me else "")
     if not standings:
-        lines.append(tr("Nobody has joined yet.", lang))
-    return "\n".join(lines)
+        text.append("\n" + tr("Nobody has joined yet.", lang))
+    return text
 
 
 def game_line(arena: Mapping[str, Any], lang: str) -> str:
@@ -137,8 +143,10 @@ class ArenaBoard(Static):
             return
         between = view.get("phase") == "arena"
         self.set_class(between, "between")
-        text = standings_text(arena, lang) if between else game_line(arena, lang)
-        self.update(Text(text, no_wrap=not between, overflow="ellipsis"))
+        if between:
+            self.update(standings_text(arena, lang))
+        else:
+            self.update(Text(game_line(arena, lang), no_wrap=True, overflow="ellipsis"))
 
 
 def arena_message(event: Mapping[str, Any], lang: str) -> str | None:

@@ -326,6 +326,9 @@ class StatusBar(Static):
     time) and the round."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
+        if view.get("phase") == "arena":  # between an arena's games: no deck, no clock
+            self.update(Text(tr("SET", lang) + "  │  " + tr("?: help", lang), no_wrap=True))
+            return
         mode = MODE_NAMES.get(str(view.get("mode")), MODE_NAMES["solo"])
         parts = [tr("SET", lang) + " · " + tr(mode, lang)]
         variant = view.get("variant") or {}
