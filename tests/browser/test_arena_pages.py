@@ -149,6 +149,7 @@ def test_a_signed_in_player_creates_an_arena_with_the_form(
     form.locator("input[name=minutes]").fill("20")
     form.locator("select[name=room_size]").select_option("3")
     form.locator("select[name=starts_in]").select_option("0")
+    form.locator("select[name=game_minutes]").select_option("5")
     page.click("[data-arena-create]")
     share = page.locator("[data-arena-share]")
     expect(share).to_be_visible()
@@ -157,9 +158,13 @@ def test_a_signed_in_player_creates_an_arena_with_the_form(
     page.click("[data-arena-open]")
     expect(page).to_have_url(link)
     expect(page.locator("[data-arena-title]")).to_have_text("Arena: UltraSet")
-    expect(page.locator("[data-arena-settings]")).to_contain_text("3 players per game")
+    expect(page.locator("[data-arena-settings]")).to_have_text(
+        "Full deck (81 cards) · 3 players per game · 20 minutes · at most 5 minutes per game"
+        " · Not rated · Private"
+    )
     summary = httpx.get(f"{arena_server}/api/arenas/{link.rsplit('/', 1)[1]}", timeout=5).json()
-    assert (summary["variant"], summary["minutes"], summary["room_size"]) == ("ultraset", 20, 3)
+    got = [summary[k] for k in ("variant", "minutes", "room_size", "game_minutes", "deck")]
+    assert got == ["ultraset", 20, 3, 5, "full"]
     assert summary["private"] is True
 
 

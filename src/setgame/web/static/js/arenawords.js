@@ -33,6 +33,7 @@ export function arenaSettings(arena) {
   if (arena.deck && !findVariant(arena.variant).deck) parts.push(deckName(arena.deck));
   if (arena.room_size) parts.push(tn("arena.size.one", "arena.size.other", arena.room_size));
   if (arena.minutes) parts.push(tn("arena.minutes.one", "arena.minutes.other", arena.minutes));
+  if (arena.game_minutes) parts.push(tn("arena.cap.one", "arena.cap.other", arena.game_minutes));
   parts.push(t(arena.rated ? RATED.yes : RATED.no));
   if (arena.private) parts.push(t("arena.private"));
   return parts.join(" · ");
