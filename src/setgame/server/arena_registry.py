@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 SCHEDULE_SECONDS: Final = 30.0
 """How often the host's schedule is looked at (an arena due is made then)."""
+FORGET_SECONDS: Final = 600.0
+"""A finished arena leaves memory this long after its end."""
 
 
 class Arenas:
@@ -81,6 +83,9 @@ class Arenas:
         if not arena.record.private:
             self.finished.insert(0, arena.summary())
             del self.finished[20:]
+        # out of memory a while after its end (its sockets keep their object; the API and
+        # new sockets read it back from the database): finished arenas do not pile up
+        asyncio.get_running_loop().call_later(FORGET_SECONDS, self.arenas.pop, arena.id, None)
 
     async def _recent_finished(self, conn: Any) -> None:
         query = (arenas.select().where(arenas.c.status == "finished", arenas.c.private.is_(False))

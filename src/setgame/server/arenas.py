@@ -106,6 +106,7 @@ class Arena:
         self.conns: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
         self._order: list[Entry] | None = None  # the standings, until something changes
+        self._places: dict[str, int] = {}  # each key's place in ``_order``
         self._flush: asyncio.TimerHandle | None = None
         self._flushed = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -130,7 +131,12 @@ class Arena:
     def standings(self) -> list[Entry]:
         if self._order is None:
             self._order = ranked(self.entries.values())
+            self._places = {entry.key: i + 1 for i, entry in enumerate(self._order)}
         return self._order
+
+    def place(self, key: str) -> int:
+        self.standings()
+        return self._places[key]
 
     def row(self, entry: Entry, place: int) -> dict[str, Any]:
         person = self.people.get(entry.key)
@@ -155,7 +161,7 @@ class Arena:
 
     def you(self, key: str | None) -> dict[str, Any] | None:
         entry = self.entries.get(key) if key else None
-        return None if entry is None else self.row(entry, self.standings().index(entry) + 1)
+        return None if entry is None else self.row(entry, self.place(entry.key))
 
     def podium(self) -> list[dict[str, Any]] | None:
         if self.status != "finished":
@@ -195,8 +201,12 @@ class Arena:
         if not self.conns:
             return
         shared = json.dumps(self._standings_body(), separators=(",", ":"))[:-1]
+        own: dict[str | None, str] = {}  # a participant's row, once for all their sockets
         for conn in list(self.conns):
-            conn.send(shared + ',"you":' + json.dumps(self.you(conn.player)) + "}")
+            text = own.get(conn.player)
+            if text is None:
+                text = own[conn.player] = json.dumps(self.you(conn.player), separators=(",", ":"))
+            conn.send(shared + ',"you":' + text + "}")
 
     def _standings_body(self) -> dict[str, Any]:
         r = self.record
