@@ -16,7 +16,8 @@ generator's players, without the network: what uvicorn and the websocket add per
   (``paired``, ``queue``): the work of the busiest moment, when the arena starts;
 - ``score``: one game's result counted and stored, the standings made again;
 - ``broadcast``: the standings sent to every connection (the first 100 rows shared, each
-  one's own row spliced in): milliseconds and bytes per connection.
+  one's own row spliced in): milliseconds and bytes per connection, beside the baseline of
+  encoding the whole message for each connection (the ratio: how much the splice saves).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ async def run(players: int, rounds: int) -> dict[str, Any]:
         start = time.perf_counter()
         pair(waiting, 2, 20.0, bot_after=20.0, repeat_after=10.0, last_start=1e12)
         pure.append((time.perf_counter() - start) * 1000)
-    whole, scores, ranks, sends, sizes = [], [], [], [], []
+    whole, scores, ranks, sends, naive, sizes = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(rounds):
             storage = Storage(str(Path(folder) / f"a{len(whole)}.db"))
@@ -120,6 +121,10 @@ async def run(players: int, rounds: int) -> dict[str, Any]:
             arena.changed(now=True)
             sends.append((time.perf_counter() - start) * 1000)
             sizes.append(sum(c.bytes for c in conns) / len(conns))
+            start = time.perf_counter()  # the baseline: the whole message encoded per socket
+            for conn in conns:
+                conn.send(arena.standings_text(conn.player))
+            naive.append((time.perf_counter() - start) * 1000)
             await arena.close()
             await rooms.close()
             await storage.close()
@@ -129,6 +134,8 @@ async def run(players: int, rounds: int) -> dict[str, Any]:
         "room_ms": round(statistics.median(whole) / (players // 2), 3),
         "score_ms": _spread(scores), "rank_ms": _spread(ranks), "broadcast_ms": _spread(sends),
         "broadcast_bytes_per_connection": round(statistics.median(sizes)),
+        "broadcast_naive_ms": _spread(naive),
+        "broadcast_ratio": round(statistics.median(naive) / statistics.median(sends), 2),
     }
 
 
@@ -143,6 +150,8 @@ def show(result: dict[str, Any]) -> str:
         f"rank      {result['rank_ms']['median']} ms (the standings sorted again)",
         f"broadcast {result['broadcast_ms']['median']} ms to every connection, "
         f"{result['broadcast_bytes_per_connection']} bytes each",
+        f"ratio broadcast: {result['broadcast_ratio']}x (the baseline: the whole message "
+        f"encoded for each socket, {result['broadcast_naive_ms']['median']} ms)",
     ])
 
 

@@ -26,7 +26,7 @@ from setgame.server import keys
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
 from setgame.server.arena_registry import Arenas
-from setgame.server.arenas import Arena
+from setgame.server.arenas import CLOSE_MOVED, Arena
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
@@ -189,6 +189,10 @@ async def arena_socket(ws: WebSocket) -> None:
             return
         if arena is None:
             await ws.close(p.CLOSE_NO_ROOM, "no such arena")
+            return
+        if not arena.running_here and arena.status != "finished":
+            # a cluster: another process runs it; no relay to it is built (docs/cluster.md)
+            await ws.close(CLOSE_MOVED, "arena_elsewhere")
             return
         pump = asyncio.create_task(conn.pump())
         try:

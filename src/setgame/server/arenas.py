@@ -39,6 +39,8 @@ from setgame.server.storage import OUTAGES, Storage, Write
 
 log = logging.getLogger(__name__)
 
+CLOSE_MOVED: Final = 1012
+"""The arena is run by another process (a cluster): reconnect."""
 SHOWN: Final = 100
 """Rows of the standings a ``standings`` message carries (the API has them all)."""
 LISTED: Final = 100
@@ -111,6 +113,7 @@ class Arena:
         self._flushed = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.on_finish: list[Callable[[Arena], None]] = []
+        self.fence = f"arena:{record.id}"  # its writes' fencing token in a cluster (arena_cluster)
 
     # --- what everyone sees ----------------------------------------------------------------
 
@@ -274,7 +277,7 @@ class Arena:
         entry = Entry(key, name, rating, now)
         person = Person(key, account, token_hash(token), since=now)
         row = _player_row(self.id, entry, person)
-        await self.storage.write((arena_players.insert().values(row), {}))
+        await self.storage.write((arena_players.insert().values(row), {}), room=self.fence)
         self.entries[key], self.people[key] = entry, person
         self.changed()
         return token
@@ -331,7 +334,9 @@ class Arena:
         values: dict[str, Any] = {"status": status}
         if finished is not None:
             values["finished"] = finished
-        await self.storage.write((arenas.update().where(arenas.c.id == self.id).values(values), {}))
+        await self.storage.write(
+            (arenas.update().where(arenas.c.id == self.id).values(values), {}), room=self.fence
+        )
         self.record.status = status
         self.record.finished = finished
         self.changed(now=True)
@@ -383,7 +388,7 @@ class Arena:
         row = {"game": game.game, "arena": self.id, "room": room.id,
                "seats": json.dumps(seats), "started": now}
         try:
-            await self.storage.write((arena_games.insert().values(row), {}))
+            await self.storage.write((arena_games.insert().values(row), {}), room=self.fence)
         except OUTAGES as exc:  # it counts all the same; only its recomputation lacks it
             log.error("arena %s: game %s not listed in the database: %s", self.id, game.game, exc)
         room.on_change.append(self._room_changed)
@@ -451,7 +456,7 @@ class Arena:
         ]
         writes += [self._entry_write(key) for key in game.seats.values()]
         try:
-            await self.storage.write(*writes)
+            await self.storage.write(*writes, room=self.fence)
         except OUTAGES as exc:
             log.error("arena %s: the result of game %s is not stored: %s", self.id, game.game, exc)
         for key in game.seats.values():
@@ -473,13 +478,24 @@ class Arena:
         writes = [self._entry_write(e.key, i + 1) for i, e in enumerate(order)]
         writes.append((arenas.update().where(arenas.c.id == self.id)
                        .values(status="finished", finished=now), {}))
-        await self.storage.write(*writes)
+        await self.storage.write(*writes, room=self.fence)
         self.record.status, self.record.finished = "finished", now
         for person in self.people.values():
             person.out = True
         self.changed(now=True)
         for callback in self.on_finish:
             callback(self)
+
+    def let_go(self) -> None:
+        """Another process runs the arena now (its lease was lost): the sockets here close
+        with 1012 and reconnect (to the process that runs it)."""
+        for conn in list(self.conns):
+            conn.close(CLOSE_MOVED)
+
+    @property
+    def running_here(self) -> bool:
+        """Whether this object runs the arena (else it is the stored state, read only)."""
+        return self.task is not None
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
