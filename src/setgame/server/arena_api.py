@@ -308,7 +308,6 @@ async def _hello(arena: Arena, conn: ArenaSocket, name: str | None, token: str |
         conn.ws.app.state.lobby.leave(conn.host)
     arena.detach(conn)
     conn.player = key if key in arena.entries else None
-    conn.token = key  # the participant this socket may join as (an account's, even before)
     welcome = {"type": "welcome", "arena": arena.summary(), "you": arena.you(conn.player)}
     conn.send(msgspec.json.encode(welcome).decode())
     arena.attach(conn)

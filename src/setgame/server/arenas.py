@@ -113,6 +113,7 @@ class Arena:
         self._flushed = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.on_finish: list[Callable[[Arena], None]] = []
+        self._entering = asyncio.Lock()
         self.fence = f"arena:{record.id}"  # its writes' fencing token in a cluster (arena_cluster)
 
     # --- what everyone sees ----------------------------------------------------------------
@@ -239,14 +240,10 @@ class Arena:
         return any(conn.player == key for conn in self.conns)
 
     def attach(self, conn: Connection) -> None:
-        self.conns.add(conn)
         person = self.people.get(conn.player or "")
-        if person is not None and person.room is None and not self._waiting_now(person):
-            person.since = time.time()  # back: waits from now
-
-    def _waiting_now(self, person: Person) -> bool:
-        """Whether ``person`` was in the queue before this connection came."""
-        return not person.paused and person.room is None and self.connected(person.key)
+        if person is not None and not self.connected(person.key):
+            person.since = time.time()  # back after being away: waits from now
+        self.conns.add(conn)
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
@@ -265,12 +262,17 @@ class Arena:
 
     async def enter(self, key: str, name: str, account: str | None, rating: int) -> str:
         """A new participant; their token (``entered``). :class:`GameError` when the arena
-        is over, full, or the name is another's."""
+        is over, full, or the name is another's (one at a time: the bounds hold under a
+        burst of joins)."""
+        async with self._entering:
+            return await self._enter(key, name, account, rating)
+
+    async def _enter(self, key: str, name: str, account: str | None, rating: int) -> str:
         self._check_open()
         if len(self.entries) >= self.limits.players:
             raise GameError("arena_full", f"this arena has {len(self.entries)} players (the most)")
         taken = {e.name.casefold() for e in self.entries.values()}
-        if key not in self.entries and name.casefold() in taken:
+        if key in self.entries or name.casefold() in taken:
             raise GameError("name_taken", f"{name!r} plays in this arena already: choose another")
         token = secrets.token_urlsafe(18)
         now = time.time()
@@ -292,8 +294,8 @@ class Arena:
         """``join`` again (after ``pause``, or entering anew with one's token)."""
         self._check_open()
         person = self.people[key]
-        if person.paused or person.room is None:
-            person.since = time.time() if person.paused else person.since
+        if person.paused:
+            person.since = time.time()  # the wait counts from coming back
         person.paused = False
 
     def pause(self, key: str) -> None:
@@ -428,7 +430,8 @@ class Arena:
 
     async def _cap_games(self, now: float) -> None:
         for game in list(self.games.values()):
-            if game.cap_at is not None and now >= game.cap_at:
+            capped = game.cap_at is not None and now >= game.cap_at
+            if capped or game.room.broken:  # a room closed by a fault: no end will come
                 await self.score(game, now)
 
     async def score(self, game: ArenaGame, at: float) -> None:
