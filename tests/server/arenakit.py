@@ -34,12 +34,13 @@ FAST = {
 
 
 @contextlib.contextmanager
-def server(db: Path, port: int, env: dict[str, str] | None = None,
-           redis: str | None = None) -> Iterator[str]:
-    """``setgame.server`` in a subprocess on ``port``; yields its base URL."""
+def server(db: Path | str, port: int, env: dict[str, str] | None = None,
+           redis: str | None = None, log: Path | None = None) -> Iterator[str]:
+    """``setgame.server`` in a subprocess on ``port`` (one of a cluster with ``redis``);
+    yields its base URL."""
     command = [sys.executable, "-m", "setgame.server", "--port", str(port), "--db", str(db),
                "--create-db", "--log-level", "warning", *(["--redis", redis] if redis else [])]
-    log = db.with_suffix(f".{port}.log")
+    log = log or Path(db).with_suffix(f".{port}.log")
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 env={**os.environ, **FAST, **(env or {})})

@@ -8,6 +8,7 @@ import datetime
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -82,16 +83,20 @@ async def test_each_entry_makes_its_next_arena_once(tmp_path: Path) -> None:
     (tmp_path / "a.toml").write_text(GOOD)
     async with registry(tmp_path / "s.db") as rooms:
         arenas = Arenas(rooms, ArenaLimits(file=str(tmp_path / "a.toml")))
-        now = _at("2026-01-01T17:30:00")  # the hourly one is due, the daily one not yet
+        day = (time.time() // 86400 + 2) * 86400  # a day to come: nothing starts meanwhile
+        now = day + 17.5 * 3600  # 17:30: the hourly one is due, the daily one not yet
         try:
             made = await arenas.keep_schedule(now)
             assert [a.record.schedule for a in made] == ["hourly-classic"]
-            assert made[0].record.starts_at == _at("2026-01-01T18:00:00")
+            assert made[0].record.starts_at == day + 18 * 3600
             assert await arenas.keep_schedule(now + 60) == []  # never twice
-            later = await arenas.keep_schedule(_at("2026-01-01T18:30:00"))
+            later = await arenas.keep_schedule(day + 18.5 * 3600)
             assert {a.record.schedule for a in later} == {"daily-ultraset", "hourly-classic"}
             listed = arenas.listed()["arenas"]
-            assert [a["schedule"] for a in listed][:1] == ["hourly-classic"]
-            assert all(not a["private"] and a["schedule"] for a in listed)
+            assert [(a["schedule"], a["status"]) for a in listed] == [
+                ("hourly-classic", "waiting"), ("hourly-classic", "waiting"),
+                ("daily-ultraset", "waiting"),
+            ]  # by start
+            assert all(not a["private"] for a in listed)
         finally:
             await arenas.close()

@@ -26,7 +26,7 @@ from setgame.server import keys
 from setgame.server import protocol as p
 from setgame.server.accounts import seat_name, signed_in
 from setgame.server.arena_registry import Arenas
-from setgame.server.arenas import Arena
+from setgame.server.arenas import CLOSE_MOVED, Arena
 from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.limits import Limits
 from setgame.server.memory import CHURN
@@ -190,6 +190,10 @@ async def arena_socket(ws: WebSocket) -> None:
         if arena is None:
             await ws.close(p.CLOSE_NO_ROOM, "no such arena")
             return
+        if not arena.running_here and arena.status != "finished":
+            # a cluster: another process runs it; no relay to it is built (docs/cluster.md)
+            await ws.close(CLOSE_MOVED, "arena_elsewhere")
+            return
         pump = asyncio.create_task(conn.pump())
         try:
             await _serve(arena, conn)
@@ -304,7 +308,6 @@ async def _hello(arena: Arena, conn: ArenaSocket, name: str | None, token: str |
         conn.ws.app.state.lobby.leave(conn.host)
     arena.detach(conn)
     conn.player = key if key in arena.entries else None
-    conn.token = key  # the participant this socket may join as (an account's, even before)
     welcome = {"type": "welcome", "arena": arena.summary(), "you": arena.you(conn.player)}
     conn.send(msgspec.json.encode(welcome).decode())
     arena.attach(conn)

@@ -39,6 +39,8 @@ from setgame.server.storage import OUTAGES, Storage, Write
 
 log = logging.getLogger(__name__)
 
+CLOSE_MOVED: Final = 1012
+"""The arena is run by another process (a cluster): reconnect."""
 SHOWN: Final = 100
 """Rows of the standings a ``standings`` message carries (the API has them all)."""
 LISTED: Final = 100
@@ -106,10 +108,13 @@ class Arena:
         self.conns: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
         self._order: list[Entry] | None = None  # the standings, until something changes
+        self._places: dict[str, int] = {}  # each key's place in ``_order``
         self._flush: asyncio.TimerHandle | None = None
         self._flushed = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.on_finish: list[Callable[[Arena], None]] = []
+        self._entering = asyncio.Lock()
+        self.fence = f"arena:{record.id}"  # its writes' fencing token in a cluster (arena_cluster)
 
     # --- what everyone sees ----------------------------------------------------------------
 
@@ -130,7 +135,12 @@ class Arena:
     def standings(self) -> list[Entry]:
         if self._order is None:
             self._order = ranked(self.entries.values())
+            self._places = {entry.key: i + 1 for i, entry in enumerate(self._order)}
         return self._order
+
+    def place(self, key: str) -> int:
+        self.standings()
+        return self._places[key]
 
     def row(self, entry: Entry, place: int) -> dict[str, Any]:
         person = self.people.get(entry.key)
@@ -155,7 +165,7 @@ class Arena:
 
     def you(self, key: str | None) -> dict[str, Any] | None:
         entry = self.entries.get(key) if key else None
-        return None if entry is None else self.row(entry, self.standings().index(entry) + 1)
+        return None if entry is None else self.row(entry, self.place(entry.key))
 
     def podium(self) -> list[dict[str, Any]] | None:
         if self.status != "finished":
@@ -195,8 +205,12 @@ class Arena:
         if not self.conns:
             return
         shared = json.dumps(self._standings_body(), separators=(",", ":"))[:-1]
+        own: dict[str | None, str] = {}  # a participant's row, once for all their sockets
         for conn in list(self.conns):
-            conn.send(shared + ',"you":' + json.dumps(self.you(conn.player)) + "}")
+            text = own.get(conn.player)
+            if text is None:
+                text = own[conn.player] = json.dumps(self.you(conn.player), separators=(",", ":"))
+            conn.send(shared + ',"you":' + text + "}")
 
     def _standings_body(self) -> dict[str, Any]:
         r = self.record
@@ -226,14 +240,10 @@ class Arena:
         return any(conn.player == key for conn in self.conns)
 
     def attach(self, conn: Connection) -> None:
-        self.conns.add(conn)
         person = self.people.get(conn.player or "")
-        if person is not None and person.room is None and not self._waiting_now(person):
-            person.since = time.time()  # back: waits from now
-
-    def _waiting_now(self, person: Person) -> bool:
-        """Whether ``person`` was in the queue before this connection came."""
-        return not person.paused and person.room is None and self.connected(person.key)
+        if person is not None and not self.connected(person.key):
+            person.since = time.time()  # back after being away: waits from now
+        self.conns.add(conn)
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
@@ -252,19 +262,24 @@ class Arena:
 
     async def enter(self, key: str, name: str, account: str | None, rating: int) -> str:
         """A new participant; their token (``entered``). :class:`GameError` when the arena
-        is over, full, or the name is another's."""
+        is over, full, or the name is another's (one at a time: the bounds hold under a
+        burst of joins)."""
+        async with self._entering:
+            return await self._enter(key, name, account, rating)
+
+    async def _enter(self, key: str, name: str, account: str | None, rating: int) -> str:
         self._check_open()
         if len(self.entries) >= self.limits.players:
             raise GameError("arena_full", f"this arena has {len(self.entries)} players (the most)")
         taken = {e.name.casefold() for e in self.entries.values()}
-        if key not in self.entries and name.casefold() in taken:
+        if key in self.entries or name.casefold() in taken:
             raise GameError("name_taken", f"{name!r} plays in this arena already: choose another")
         token = secrets.token_urlsafe(18)
         now = time.time()
         entry = Entry(key, name, rating, now)
         person = Person(key, account, token_hash(token), since=now)
         row = _player_row(self.id, entry, person)
-        await self.storage.write((arena_players.insert().values(row), {}))
+        await self.storage.write((arena_players.insert().values(row), {}), room=self.fence)
         self.entries[key], self.people[key] = entry, person
         self.changed()
         return token
@@ -279,8 +294,8 @@ class Arena:
         """``join`` again (after ``pause``, or entering anew with one's token)."""
         self._check_open()
         person = self.people[key]
-        if person.paused or person.room is None:
-            person.since = time.time() if person.paused else person.since
+        if person.paused:
+            person.since = time.time()  # the wait counts from coming back
         person.paused = False
 
     def pause(self, key: str) -> None:
@@ -321,7 +336,9 @@ class Arena:
         values: dict[str, Any] = {"status": status}
         if finished is not None:
             values["finished"] = finished
-        await self.storage.write((arenas.update().where(arenas.c.id == self.id).values(values), {}))
+        await self.storage.write(
+            (arenas.update().where(arenas.c.id == self.id).values(values), {}), room=self.fence
+        )
         self.record.status = status
         self.record.finished = finished
         self.changed(now=True)
@@ -373,7 +390,7 @@ class Arena:
         row = {"game": game.game, "arena": self.id, "room": room.id,
                "seats": json.dumps(seats), "started": now}
         try:
-            await self.storage.write((arena_games.insert().values(row), {}))
+            await self.storage.write((arena_games.insert().values(row), {}), room=self.fence)
         except OUTAGES as exc:  # it counts all the same; only its recomputation lacks it
             log.error("arena %s: game %s not listed in the database: %s", self.id, game.game, exc)
         room.on_change.append(self._room_changed)
@@ -413,7 +430,8 @@ class Arena:
 
     async def _cap_games(self, now: float) -> None:
         for game in list(self.games.values()):
-            if game.cap_at is not None and now >= game.cap_at:
+            capped = game.cap_at is not None and now >= game.cap_at
+            if capped or game.room.broken:  # a room closed by a fault: no end will come
                 await self.score(game, now)
 
     async def score(self, game: ArenaGame, at: float) -> None:
@@ -441,7 +459,7 @@ class Arena:
         ]
         writes += [self._entry_write(key) for key in game.seats.values()]
         try:
-            await self.storage.write(*writes)
+            await self.storage.write(*writes, room=self.fence)
         except OUTAGES as exc:
             log.error("arena %s: the result of game %s is not stored: %s", self.id, game.game, exc)
         for key in game.seats.values():
@@ -463,13 +481,24 @@ class Arena:
         writes = [self._entry_write(e.key, i + 1) for i, e in enumerate(order)]
         writes.append((arenas.update().where(arenas.c.id == self.id)
                        .values(status="finished", finished=now), {}))
-        await self.storage.write(*writes)
+        await self.storage.write(*writes, room=self.fence)
         self.record.status, self.record.finished = "finished", now
         for person in self.people.values():
             person.out = True
         self.changed(now=True)
         for callback in self.on_finish:
             callback(self)
+
+    def let_go(self) -> None:
+        """Another process runs the arena now (its lease was lost): the sockets here close
+        with 1012 and reconnect (to the process that runs it)."""
+        for conn in list(self.conns):
+            conn.close(CLOSE_MOVED)
+
+    @property
+    def running_here(self) -> bool:
+        """Whether this object runs the arena (else it is the stored state, read only)."""
+        return self.task is not None
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
