@@ -6,6 +6,7 @@ and a bad address are said in words, exit 2."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -145,3 +146,28 @@ def test_the_arena_option_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> 
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "--arena" in out and "/arena/<id>" in out
+
+
+async def test_the_terminal_comes_back_to_the_arena_after_a_restart(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The server stops and starts again (the arena's standings are stored): the terminal
+    says it reconnects, comes back with its participant's token, and is still in."""
+    db, port = tmp_path / "restart.db", _free_port()
+    with contextlib.ExitStack() as running:
+        base = running.enter_context(server(db, port, TIMES))
+        arena = _new_arena(base)
+        session = ArenaSession(f"{base}/arena/{arena}", name="Tess")
+        app = SetApp(session, clock=clock, poll_seconds=3600)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(app, clock, lambda: "1. Tess — 0 points, 0 games" in _board(app))
+            assert session.token
+            running.close()  # the server stops
+            await _until(app, clock, lambda: "reconnecting" in message(app))
+            assert session.offline
+            running.enter_context(server(db, port, TIMES))  # and starts again
+            await _until(app, clock, lambda: message(app) == "Connected again", timeout=60)
+            await _until(app, clock, lambda: "1. Tess — 0 points, 0 games" in _board(app))
+            assert not session.offline and (session.you or {}).get("state") == "waiting"
+            await pilot.press("q", "y")
+        assert app.return_code == 0

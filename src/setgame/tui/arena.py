@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from setgame.server.client import SESSION_COOKIE, ws_url
-from setgame.tui.remote import RemoteError, RemoteSession, _why, default_name
+from setgame.tui.remote import RETRY_DELAYS, RemoteError, RemoteSession, _why, default_name
 
 Event = dict[str, Any]
 
@@ -98,7 +98,10 @@ class ArenaSession:
         self._pending: list[Event] = []
         self._reader: asyncio.Task[None] | None = None
         self._entering: asyncio.Task[None] | None = None
-        self._answers: asyncio.Queue[dict[str, Any]] | None = None  # while opening only
+        self._answers: asyncio.Queue[dict[str, Any]] | None = None  # while saying hello
+        self._resuming: asyncio.Task[None] | None = None
+        self._closing = False
+        self.token: str | None = None  # from ``entered``: resumes this participant
         self._now = 0.0
 
     # -- the arena's socket --------------------------------------------------------------
@@ -106,6 +109,19 @@ class ArenaSession:
     async def open(self, now: float) -> None:
         """Connect, say hello, join: the player waits for the first pairing."""
         self._now = self._shown_at = now
+        try:
+            await self._connect(None)
+            self._answers = asyncio.Queue()
+            await self._send("join")
+            await self._answer({"entered", "queue"})
+        except (WebSocketException, OSError, TimeoutError) as exc:
+            where = f"arena {self.arena_id!r} at {self.base_url!r}"
+            raise ArenaError(f"cannot open {where}: {exc}", _why(exc)) from exc
+        finally:
+            self._answers = None
+
+    async def _connect(self, token: str | None) -> None:
+        """Open the arena's socket and say hello (``token``: as the participant we were)."""
         url = ws_url(self.base_url, f"arena/{self.arena_id}")
         cookie = {"Cookie": f"{SESSION_COOKIE}={self.session}"} if self.session else None
         self._answers = asyncio.Queue()
@@ -114,16 +130,24 @@ class ArenaSession:
                 url, open_timeout=OPEN_TIMEOUT, proxy=None, max_size=MAX_FRAME,
                 additional_headers=cookie,
             )  # fmt: skip
-            self._reader = asyncio.get_running_loop().create_task(self._read())
-            await self._send("hello", name=self.name, token=None)
+            self._reader = asyncio.get_running_loop().create_task(self._read(self.ws))
+            await self._send("hello", name=self.name, token=token)
             await self._answer({"welcome"})
-            await self._send("join")
-            await self._answer({"entered", "queue"})
-        except (WebSocketException, OSError, TimeoutError) as exc:
-            where = f"arena {self.arena_id!r} at {self.base_url!r}"
-            raise ArenaError(f"cannot open {where}: {exc}", _why(exc)) from exc
         finally:
             self._answers = None
+
+    async def _resume(self) -> None:
+        """The arena's socket closed (a restart, another process owning the arena: 1012):
+        come back as the same participant with the token; give up after the last delay."""
+        for delay in RETRY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                await self._connect(self.token)
+            except (ValueError, WebSocketException, OSError, TimeoutError):
+                continue
+            self._pending.append({"type": "reconnected"})
+            return
+        self._pending.append({"type": "disconnected"})
 
     async def _send(self, type_: str, **fields: Any) -> None:
         if self.ws is None:
@@ -144,18 +168,18 @@ class ArenaSession:
             if message.get("type") in wanted:
                 return message
 
-    async def _read(self) -> None:
-        assert self.ws is not None
+    async def _read(self, ws: ClientConnection) -> None:
         try:
-            async for raw in self.ws:
+            async for raw in ws:
                 self._absorb(json.loads(raw))
         except (ConnectionClosed, ValueError):
             pass
-        why = "no_room" if self.ws.close_code == 4004 else "closed"
+        why = "no_room" if ws.close_code == 4004 else "closed"
         if self._answers is not None:
-            self._answers.put_nowait({"type": "closed", "why": why, "reason": self.ws.close_reason})
-        elif self.arena.get("status") != "finished":
-            self._pending.append({"type": "disconnected"})
+            self._answers.put_nowait({"type": "closed", "why": why, "reason": ws.close_reason})
+        elif not self._closing and self.arena.get("status") != "finished":
+            self._pending.append({"type": "reconnecting", "code": ws.close_code})
+            self._resuming = asyncio.get_running_loop().create_task(self._resume())
 
     def _absorb(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -173,6 +197,8 @@ class ArenaSession:
             self.standings = list(message.get("standings") or [])
         elif kind == "queue" and self.you is not None:
             self.you = {**self.you, "state": message.get("state"), "room": message.get("room")}
+        elif kind == "entered":
+            self.token = str(message.get("token") or "") or None
         elif kind == "paired":
             self._pairings.append(message)
         elif kind == "error" and self._answers is None:  # opening raises its errors instead
@@ -277,7 +303,10 @@ class ArenaSession:
 
     @property
     def offline(self) -> bool:
-        return self.room.offline if self.room is not None else self.ws is None
+        """True while the socket the screen depends on is closed (the room's in a game)."""
+        if self.room is not None:
+            return self.room.offline
+        return self.ws is None or (self._resuming is not None and not self._resuming.done())
 
     async def close(self) -> None:
         """Leave the game in progress (it is forfeited) and the arena."""
@@ -286,7 +315,8 @@ class ArenaSession:
         await self.hang_up()
 
     async def hang_up(self) -> None:
-        for task in (self._entering,):
+        self._closing = True
+        for task in (self._entering, self._resuming):
             if task is not None and not task.done():
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
