@@ -198,9 +198,16 @@ def test_a_refused_name_is_said_in_words_and_another_one_joins(
         page.click("[data-arena-action=join]")
         expect(page.locator("[data-arena-error]")).to_contain_text(words)
         expect(page.locator("main")).to_have_attribute("data-arena-me", "")
-    page.fill("[data-arena-join-form] input[name=player-name]", "Milo")
-    page.click("[data-arena-action=join]")
+    field = page.locator("[data-arena-join-form] input[name=player-name]")
+    field.fill("Milo")
+    field.press("Enter")  # the keyboard alone joins, and pauses
     expect(page.locator("[data-standing=Milo]")).to_have_count(1)
+    expect(page.locator("[data-arena-action=pause]")).to_be_focused()  # where the form was
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_have_attribute("data-arena-me", "paused")
+    expect(page.locator("[data-arena-action=resume]")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_have_attribute("data-arena-me", "waiting")
     expect(page.locator("[data-arena-error]")).to_be_hidden()
     expect(page.locator("main")).to_have_attribute("data-arena-me", "waiting")
 

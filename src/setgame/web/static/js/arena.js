@@ -136,10 +136,13 @@ function renderMe() {
   main.dataset.arenaMe = state;
   const joined = Boolean(state) && state !== "out";
   const over = status === "finished";
-  $("[data-arena-join-form]").hidden = joined || over;
-  if (state === "paused" || state === "waiting") paused = state === "paused";
+  const form = $("[data-arena-join-form]");
+  const typing = form.contains(document.activeElement);
+  form.hidden = joined || over;
   $("[data-arena-action=pause]").hidden = over || paused || !["waiting", "playing"].includes(state);
   $("[data-arena-action=resume]").hidden = over || !paused || !joined;
+  // The form the keyboard was in went away: the focus goes to what comes next.
+  if (typing && form.hidden) $("[data-arena-buttons] button:not([hidden])")?.focus();
   // The game in progress: its seat's token was kept when the pairing came.
   const go = $("[data-arena-game]");
   go.hidden = over || state !== "playing" || !me?.room;
@@ -206,6 +209,12 @@ function absorb(msg) {
     games = gamesOf(standings);
   }
   if ("you" in msg) me = msg.you;
+  syncPaused();
+}
+
+// The server's word on pausing, when its row can say it (not during a game).
+function syncPaused() {
+  if (me?.state === "paused" || me?.state === "waiting") paused = me.state === "paused";
 }
 
 // The games in progress, from the rows of those playing (a computer player has no row).
@@ -237,6 +246,7 @@ const handlers = {
   },
   queue(msg) {
     me = { ...me, state: msg.state, room: msg.room };
+    syncPaused();
     renderMe();
   },
   paired(msg) {
@@ -345,6 +355,7 @@ function bind() {
     paused = pause;
     send({ type: pause ? "pause" : "join" });
     renderMe();
+    $(`[data-arena-action=${pause ? "resume" : "pause"}]`).focus(); // the button that took its place
   };
   $("[data-arena-action=pause]").addEventListener("click", () => toggle(true));
   $("[data-arena-action=resume]").addEventListener("click", () => toggle(false));
