@@ -95,7 +95,7 @@ def test_two_players_join_are_paired_play_and_see_the_standings(
     arena_server: str, new_page: Any
 ) -> None:
     base = arena_server
-    arena = new_arena(base, "ArenaHost")
+    arena = new_arena(base, "ArenaHost", minutes=20)  # 240 s: time for two games on a busy machine
     names = ["Ada", "Bo"]
     pages = [new_page(), new_page()]
     join(pages[0], base, arena, names[0])
