@@ -334,6 +334,8 @@ class Arena:
                     await self._cap_games(time.time())
                 except OUTAGES as exc:  # the next round tries again
                     log.error("arena %s: a round of pairing failed: %s", self.id, exc)
+                except Exception:  # a fault of one round must not end the arena
+                    log.exception("arena %s: a round of pairing failed", self.id)
                 wait = min(self.limits.pair_seconds, self.record.ends_at - time.time())
                 await asyncio.sleep(max(0.0, wait))
             if self.status == "running":
@@ -391,6 +393,11 @@ class Arena:
             for key in keys:
                 self.people[key].room = None
             return False
+        except Exception:  # they wait again; the others' rooms open all the same
+            log.exception("arena %s: a game for %s cannot be opened", self.id, keys)
+            for key in keys:
+                self.people[key].room = None
+            return False
         seats = {player: key for key, (player, _) in tokens.items()}
         bots = {pid: s.bot_level for pid, s in room.seats.items() if s.bot_level is not None}
         now = time.time()
@@ -430,7 +437,7 @@ class Arena:
             if not present:
                 raise GameError("bad_phase", "nobody is left to start the game")
             await room.start(present[0])
-        except GameError as exc:  # nobody left, or the room closed: scored as it stands
+        except (GameError, *OUTAGES) as exc:  # nobody left, or the room closed: as it stands
             log.info("arena %s: room %s not started: %s", self.id, room.id, exc)
             await self.score(game, time.time())
 
