@@ -103,7 +103,9 @@ class Player:
     def ws_base(self) -> str:
         return self.base.replace("http://", "ws://")
 
-    async def run(self, until: float) -> None:
+    async def run(self, until: float, *, drain: bool = False) -> None:
+        """Take part until ``until`` (or the arena's end); ``drain``: then pause and play
+        the game in progress to its end, so that no game of ours is left unfinished."""
         async with self._connect(f"/ws/arena/{self.arena}") as ws:
             await ws.send(json.dumps({"type": "hello", "name": self.name}))
             await ws.send(json.dumps({"type": "join"}))
@@ -115,6 +117,11 @@ class Player:
                 message = json.loads(raw)
                 if self.on_message(message):
                     break
+            if drain:
+                await ws.send(json.dumps({"type": "pause"}))
+                await asyncio.sleep(0.5)  # a pairing made just before the pause
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.gather(*self.games), 20)
         games = list(self.games)
         for task in games:
             task.cancel()

@@ -4,6 +4,7 @@ address, and the arena socket refuses bad frames by name (the server serving on)
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from setgame.server.app import build
 from setgame.server.arena_settings import ArenaLimits
 from setgame.server.storage import Storage
 
-from .accountkit import Browser, TestClient, claim
+from .accountkit import PASSWORD, Browser, TestClient, claim
 
 LIMITS = ArenaLimits(per_account=2, per_client=3, players=3, time_scale=0.01)
 
@@ -206,3 +207,16 @@ def test_joining_names_full_and_rated(client: TestClient) -> None:
             assert _until(ws, "queue")["state"] == "paused"
     names = [row["name"] for row in client.get(f"/api/arenas/{arena}").json()["standings"]]
     assert sorted(names) == ["Ann", "Bob", "Cy"]
+
+
+def test_a_deleted_account_leaves_its_rows_nameless(client: TestClient, tmp_path: Path) -> None:
+    arena = _arena(_signed_in(client))
+    with client.websocket_connect(f"/ws/arena/{arena}") as ws:
+        ws.send_json({"type": "hello"})  # signed in: the account's name
+        assert _until(ws, "welcome")["you"] is None
+        ws.send_json({"type": "join"})
+        assert _until(ws, "entered")["name"] == "Maker"
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    with sqlite3.connect(tmp_path / "a.db") as db:
+        rows = db.execute("SELECT name, account FROM arena_players WHERE arena = ?", (arena,))
+        assert rows.fetchall() == [("Deleted player", None)]

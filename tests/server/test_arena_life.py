@@ -14,9 +14,9 @@ from .arenakit import Player, cookie_of, creator, server
 from .conftest import free_port
 
 
-async def _run(players: list[Player], seconds: float) -> None:
+async def _run(players: list[Player], seconds: float, *, drain: bool = False) -> None:
     until = time.monotonic() + seconds
-    await asyncio.gather(*(p.run(until) for p in players))
+    await asyncio.gather(*(p.run(until, drain=drain) for p in players))
 
 
 def _made(host: httpx.Client, **settings: object) -> str:
@@ -52,8 +52,9 @@ def test_a_restart_goes_on_from_the_stored_standings(tmp_path: Path) -> None:
     db, port = tmp_path / "r.db", free_port()
     with server(db, port, {"SETGAME_ARENA_TIME_SCALE": "0.1"}) as base, creator(base) as host:
         arena = _made(host)  # 60 s
-        asyncio.run(_run([Player(base, arena, f"R{i}", 0.01 * i) for i in range(4)], 10))
-        time.sleep(1.0)  # the last games end (their players left: they forfeit or finish)
+        asyncio.run(_run([Player(base, arena, f"R{i}", 0.01 * i) for i in range(4)], 10,
+                         drain=True))  # paused, their last games played to the end
+        time.sleep(1.0)  # the last results stored
         before = httpx.get(f"{base}/api/arenas/{arena}").json()
     assert before["status"] == "running" and sum(r["games"] for r in before["standings"]) > 4
     with server(db, port, {"SETGAME_ARENA_TIME_SCALE": "0.1"}) as base:

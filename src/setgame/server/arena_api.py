@@ -168,6 +168,7 @@ class ArenaSocket(SocketConnection):
         super().__init__(ws, limits)
         self.name: str | None = None
         self.joins: deque[float] = deque(maxlen=JOINS_PER_MINUTE)
+        self.relayed = 0  # its number in the relay when another process runs the arena
 
 
 async def arena_socket(ws: WebSocket) -> None:
@@ -190,14 +191,19 @@ async def arena_socket(ws: WebSocket) -> None:
         if arena is None:
             await ws.close(p.CLOSE_NO_ROOM, "no such arena")
             return
-        if not arena.running_here and arena.status != "finished":
-            # a cluster: another process runs it; no relay to it is built (docs/cluster.md)
+        relay = _arenas(ws).relay
+        elsewhere = not arena.running_here and arena.status != "finished"
+        if elsewhere and relay is None:  # pragma: no cover - one process runs every arena
             await ws.close(CLOSE_MOVED, "arena_elsewhere")
             return
         pump = asyncio.create_task(conn.pump())
+        if elsewhere:  # a cluster: another process runs it; relayed (arena_relay.py)
+            conn.relayed = relay.attach(arena.id, conn)  # type: ignore[union-attr]
         try:
             await _serve(arena, conn)
         finally:
+            if conn.relayed:
+                relay.detach(arena.id, conn, conn.relayed)  # type: ignore[union-attr]
             arena.detach(conn)
             conn.close(1000)
             with contextlib.suppress(Exception):
@@ -276,13 +282,20 @@ async def _dispatch(arena: Arena, conn: ArenaSocket, message: ArenaMessage) -> N
             await _hello(arena, conn, name, token)
         case _ if not conn.greeted:
             raise GameError("hello_first", "send 'hello' first")
+        case Join() if conn.relayed:
+            _pace(conn)
+            await _join_elsewhere(arena, conn)
         case Join():
             _pace(conn)
             await _join(arena, conn)
         case Pause():
             _pace(conn)
-            if conn.player is None or conn.player not in arena.people:
+            if conn.player is None or (conn.player not in arena.people and not conn.relayed):
                 raise GameError("not_entered", "join the arena first")
+            if conn.relayed:  # the owner knows (this copy may be older than their entry)
+                _arenas(conn.ws).relay.ask(  # type: ignore[union-attr]
+                    arena.id, conn.relayed, "pause", conn.player)
+                return
             arena.pause(conn.player)
             arena.tell(conn.player, arena.queue_message(conn.player))
             arena.changed()
@@ -323,7 +336,28 @@ async def _join(arena: Arena, conn: ArenaSocket) -> None:
     arena.changed()
 
 
+async def _join_elsewhere(arena: Arena, conn: ArenaSocket) -> None:
+    """``join`` on a socket of an arena another process runs: the owner does it (a newcomer
+    is checked here first: its name, account, bans and rating)."""
+    relay = _arenas(conn.ws).relay
+    assert relay is not None
+    if conn.player is not None:
+        relay.ask(arena.id, conn.relayed, "join", conn.player)
+        return
+    key, name, account, rating = await _admission(arena, conn)
+    relay.ask(arena.id, conn.relayed, "enter", key, name=name, account=account, rating=rating)
+
+
 async def _enter(arena: Arena, conn: ArenaSocket) -> None:
+    key, name, account_id, rating = await _admission(arena, conn)
+    token = await arena.enter(key, name, account_id, rating)
+    conn.player = key
+    conn.send(msgspec.json.encode({"type": "entered", "name": name, "token": token}).decode())
+
+
+async def _admission(arena: Arena, conn: ArenaSocket) -> tuple[str, str, str | None, int]:
+    """Who the socket would enter as: its key, name, account and rating; :class:`GameError`
+    when it may not (a guest in a rated arena, no name, a name refused or taken, a ban)."""
     state = conn.ws.app.state
     account = await signed_in(conn.ws)
     if account is None and arena.record.settings.rated:
@@ -339,9 +373,7 @@ async def _enter(arena: Arena, conn: ArenaSocket) -> None:
     if key in arena.entries:  # a guest's name is the arena's: only its token brings it back
         raise GameError("name_taken", f"{name!r} plays in this arena already: choose another")
     rating = await _arenas(conn.ws).rating(account_id, arena.record.settings.variant)
-    token = await arena.enter(key, name, account_id, rating)
-    conn.player = key
-    conn.send(msgspec.json.encode({"type": "entered", "name": name, "token": token}).decode())
+    return key, name, account_id, rating
 
 
 def routes() -> list[Any]:

@@ -19,6 +19,7 @@ from setgame.analysis.ratings import FAMILIES, NEW, Rating
 from setgame.server import arena_settings as cfg
 from setgame.server.account_tables import ratings
 from setgame.server.arena_cluster import CHECK_SECONDS, Ownership
+from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
 from setgame.server.arenas import LISTED, Arena, ArenaGame, Record, decode_record, restored
 from setgame.server.registry import RoomLimit, Rooms
@@ -46,6 +47,7 @@ class Arenas:
         self._lock = asyncio.Lock()
         node = getattr(rooms, "node", None)  # several processes: one owner per arena
         self.cluster = None if node is None else Ownership(node)
+        self.relay = None if node is None else Relay(self, node)
 
     async def start(self) -> None:
         """Bring back the arenas not finished (running ones go on; their games in progress
@@ -53,6 +55,8 @@ class Arenas:
         arenas whose lease is free, now and whenever an owner goes away."""
         async with self.storage.reading() as conn:
             await self._recent_finished(conn)
+        if self.relay is not None:
+            await self.relay.start()
         await self.adopt()
         self._tasks.append(asyncio.create_task(self._keep_schedule(), name="arena-schedule"))
         if self.cluster is not None:
@@ -128,6 +132,7 @@ class Arenas:
             arena._room_changed(room)  # over while the process was down: counted now
 
     def _add(self, arena: Arena) -> None:
+        arena.relay = self.relay
         self.arenas[arena.id] = arena
         arena.on_finish.append(self._finished)
         arena.start()
@@ -254,6 +259,8 @@ class Arenas:
         process takes them over without waiting for the leases to run out."""
         for task in self._tasks:
             task.cancel()
+        if self.relay is not None:
+            await self.relay.close()
         for arena in list(self.arenas.values()):
             await arena.close()
             if self.cluster is not None and arena.status != "finished":

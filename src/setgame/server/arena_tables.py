@@ -100,3 +100,10 @@ async def arena_figures(conn: Any, account: str) -> dict[str, Any]:
         for r in rows[:BEST]
     ]
     return {"played": len(rows), "best": best}
+
+
+def forget_arena_player(account: str, name: str) -> tuple[sa.Executable, dict[str, Any]]:
+    """A deleted account's rows of the arenas' standings: renamed ``name`` and no longer
+    linked to it (the places and points stay: the others' standings do not change)."""
+    mine = arena_players.c.account == account
+    return (arena_players.update().where(mine).values(name=name, account=None), {})

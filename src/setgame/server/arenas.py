@@ -32,6 +32,7 @@ from setgame.arena.pairing import bot_display
 from setgame.arena.standings import places
 from setgame.rules.game import GameError
 from setgame.server import arena_settings as cfg
+from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import Connection, Room
@@ -114,6 +115,7 @@ class Arena:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.on_finish: list[Callable[[Arena], None]] = []
         self._entering = asyncio.Lock()
+        self.relay: Relay | None = None  # a cluster: the sockets on other processes
         self.fence = f"arena:{record.id}"  # its writes' fencing token in a cluster (arena_cluster)
 
     # --- what everyone sees ----------------------------------------------------------------
@@ -202,9 +204,13 @@ class Arena:
             self._flush.cancel()
             self._flush = None
         self._flushed = time.monotonic()
-        if not self.conns:
+        remote = self.relay.remote_keys(self.id) if self.relay is not None else set()
+        if not self.conns and not remote:
             return
         shared = json.dumps(self._standings_body(), separators=(",", ":"))[:-1]
+        if self.relay is not None:  # once for the other processes' sockets, their rows beside
+            rows = {k: json.dumps(self.you(k), separators=(",", ":")) for k in remote}
+            self.relay.standings(self.id, shared, rows)
         own: dict[str | None, str] = {}  # a participant's row, once for all their sockets
         for conn in list(self.conns):
             text = own.get(conn.player)
@@ -228,6 +234,8 @@ class Arena:
         for conn in list(self.conns):
             if conn.player == key:
                 conn.send(text)
+        if self.relay is not None:  # the participant's sockets on other processes
+            self.relay.tell(self.id, key, text)
 
     def queue_message(self, key: str) -> dict[str, Any]:
         person = self.people[key]
@@ -237,7 +245,10 @@ class Arena:
     # --- entering and the queue --------------------------------------------------------------
 
     def connected(self, key: str) -> bool:
-        return any(conn.player == key for conn in self.conns)
+        """Whether ``key`` has the arena open: here, or on another process (a cluster)."""
+        if any(conn.player == key for conn in self.conns):
+            return True
+        return self.relay is not None and key in self.relay.remote_keys(self.id)
 
     def attach(self, conn: Connection) -> None:
         person = self.people.get(conn.player or "")
@@ -323,6 +334,8 @@ class Arena:
                     await self._cap_games(time.time())
                 except OUTAGES as exc:  # the next round tries again
                     log.error("arena %s: a round of pairing failed: %s", self.id, exc)
+                except Exception:  # a fault of one round must not end the arena
+                    log.exception("arena %s: a round of pairing failed", self.id)
                 wait = min(self.limits.pair_seconds, self.record.ends_at - time.time())
                 await asyncio.sleep(max(0.0, wait))
             if self.status == "running":
@@ -380,6 +393,11 @@ class Arena:
             for key in keys:
                 self.people[key].room = None
             return False
+        except Exception:  # they wait again; the others' rooms open all the same
+            log.exception("arena %s: a game for %s cannot be opened", self.id, keys)
+            for key in keys:
+                self.people[key].room = None
+            return False
         seats = {player: key for key, (player, _) in tokens.items()}
         bots = {pid: s.bot_level for pid, s in room.seats.items() if s.bot_level is not None}
         now = time.time()
@@ -419,7 +437,7 @@ class Arena:
             if not present:
                 raise GameError("bad_phase", "nobody is left to start the game")
             await room.start(present[0])
-        except GameError as exc:  # nobody left, or the room closed: scored as it stands
+        except (GameError, *OUTAGES) as exc:  # nobody left, or the room closed: as it stands
             log.info("arena %s: room %s not started: %s", self.id, room.id, exc)
             await self.score(game, time.time())
 
