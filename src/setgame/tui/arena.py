@@ -137,7 +137,7 @@ class ArenaSession:
             self._answers = None
 
     async def _resume(self) -> None:
-        """The arena's socket closed (a restart, another process owning the arena: 1012):
+        """The arena's socket closed (a restart, a lost connection, a process that lost it: 1012):
         come back as the same participant with the token; give up after the last delay."""
         for delay in RETRY_DELAYS:
             await asyncio.sleep(delay)
