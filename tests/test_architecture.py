@@ -25,9 +25,10 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "words": frozenset({"rules"}),
     "analysis": frozenset({"rules", "words"}),
     "bots": frozenset({"rules", "words"}),
-    "server": frozenset({"rules", "words", "analysis", "bots"}),
-    "tui": frozenset({"rules", "words", "analysis", "bots", "server"}),  # server.client: online
-    "cli": frozenset({"rules", "words", "analysis", "bots", "server", "tui"}),
+    "arena": frozenset({"rules", "words", "analysis"}),  # pure too: times passed in
+    "server": frozenset({"rules", "words", "analysis", "bots", "arena"}),
+    "tui": frozenset({"rules", "words", "analysis", "bots", "arena", "server"}),  # server.client
+    "cli": frozenset({"rules", "words", "analysis", "bots", "arena", "server", "tui"}),
 }
 
 #: The modules outside ``setgame`` the rules may import: computation only. Not ``time``,
@@ -36,6 +37,9 @@ PURE: frozenset[str] = frozenset(
     {"__future__", "collections", "dataclasses", "datetime", "enum", "fractions", "functools",
      "hashlib", "itertools", "math", "numpy", "operator", "random", "re", "typing"}
 )  # fmt: skip
+
+#: The layers held to :data:`PURE`: the rules, and the arenas' rules (issue 23: times passed in).
+PURE_LAYERS: frozenset[str] = frozenset({"rules", "arena"})
 
 #: What reads the clock (``date.today()``, ``datetime.now()``) or the outside (``open(...)``).
 CLOCK_ATTRIBUTES: frozenset[str] = frozenset({"now", "today", "utcnow", "fromtimestamp"})
@@ -112,11 +116,12 @@ def upward(edges: Mapping[str, Mapping[str, int]]) -> list[str]:
 
 
 def impure(root: Path) -> list[str]:
-    """Each import of the rules outside :data:`PURE`, and each use of an impure name."""
+    """Each import of the rules (or the arena's rules) outside :data:`PURE`, and each use of
+    an impure name."""
     wrong = []
     known = modules(root)
     for name, path in known.items():
-        if layer(name) != "rules":
+        if layer(name) not in PURE_LAYERS:
             continue
         for target, line in imported(name, path, known):
             if target.split(".")[0] not in {"setgame", *PURE}:

@@ -70,3 +70,23 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     signins = results["signin_flood"]["detail"]  # the owner signed in (how fast: machine-bound)
     assert signins["honest_signins"] >= 1 and signins["honest_failures"] == []
     assert signins["guesses"].get("503", 0) + signins["guesses"].get("429", 0) > 0  # bounded
+
+
+ARENA = BENCH.parent / "arena.py"
+
+
+def test_arena_quick_reports_pairing_and_broadcast_costs() -> None:
+    """Issue 23's benchmark: an arena's pairing round, a game's scoring and the standings
+    broadcast, measured on the server's own objects (the figures: docs/benchmarks.md)."""
+    done = subprocess.run(
+        [sys.executable, str(ARENA), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout)
+    assert result["players"] == 100
+    for key in ("pair_ms", "round_ms", "score_ms", "rank_ms", "broadcast_ms"):
+        assert result[key]["median"] > 0, key
+    assert result["broadcast_bytes_per_connection"] > 1000  # the first 100 rows and one's own

@@ -28,3 +28,19 @@ def test_every_limit_is_documented_with_its_default_and_bounds() -> None:
         assert _number(default) == f.default, name
         low, _, high = bounds.partition("-")
         assert (_number(low), _number(high)) == (f.metadata["min"], f.metadata["max"]), name
+
+
+def test_every_arena_setting_is_documented_with_its_default_and_bounds() -> None:
+    from setgame.server.arena_settings import ArenaLimits, env_name
+
+    text = DEPLOY.read_text()
+    rows = {name: (default, bounds) for name, default, bounds in ROW.findall(text)}
+    for f in fields(ArenaLimits):
+        name = env_name(f.name)
+        assert f"`{name}`" in text, f"{name} is missing from docs/deploy.md"
+        if name not in rows:
+            continue  # the schedule file: documented in prose
+        default, bounds = rows[name]
+        assert _number(default) == f.default, name
+        low, _, high = bounds.partition("-")
+        assert (_number(low), _number(high)) == (f.metadata["min"], f.metadata["max"]), name

@@ -16,7 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from setgame.server import account_tables, chat_tables, migrations, moderation_tables
+from setgame.server import account_tables, arena_tables, chat_tables, migrations, moderation_tables
 from setgame.server.storage import Storage, StorageError, database_url, metadata
 
 # The schema exactly as the release before migrations made it (storage.py at main before
@@ -120,7 +120,10 @@ def _revision(conn: sa.Connection) -> str | None:
 def _differences(conn: sa.Connection) -> list[Any]:
     """What would autogenerate change to reach storage's tables: nothing, when the
     migrations build exactly what the code uses."""
-    every = [metadata, account_tables.metadata, chat_tables.metadata, moderation_tables.metadata]
+    every = [
+        metadata, account_tables.metadata, chat_tables.metadata, moderation_tables.metadata,
+        arena_tables.metadata,
+    ]
     return list(compare_metadata(MigrationContext.configure(conn), every))  # type: ignore[arg-type]
 
 

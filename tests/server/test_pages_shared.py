@@ -15,7 +15,10 @@ import setgame
 PAGES = Path(setgame.__file__).parent / "web" / "pages"
 HEAD = (PAGES / "_head.html").read_text(encoding="utf-8").strip()
 HEADER = (PAGES / "_header.html").read_text(encoding="utf-8")
-PATHS = ["/", "/rules", "/puzzle", "/account", "/leaderboard", "/player/Nobody", "/replay/none"]
+PATHS = [
+    "/", "/rules", "/puzzle", "/account", "/leaderboard", "/player/Nobody", "/replay/none",
+    "/arena", "/arena/nope",
+]  # fmt: skip
 
 
 def fetch(live_server: str, path: str) -> str:
@@ -35,7 +38,7 @@ def test_every_page_has_the_shared_head_and_header_filled_in(live_server: str, p
     assert text.count('<header class="top">') == 1
 
 
-@pytest.mark.parametrize("path", ["/rules", "/puzzle", "/account"])
+@pytest.mark.parametrize("path", ["/rules", "/puzzle", "/account", "/arena"])
 def test_the_header_marks_the_page_being_shown(live_server: str, path: str) -> None:
     text = fetch(live_server, path)
     assert f'<a href="{path}" aria-current="page"' in text

@@ -257,6 +257,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
         "sets": 0, "ratings": {}, "recent": [], "history": {},
         "solo": {}, "daily_streak": 0, "seconds_per_set": None, "wrong": 0,
+        "arenas": {"played": 0, "best": []},
     }
 
 

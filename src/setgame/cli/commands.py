@@ -593,16 +593,29 @@ def play(
         str | None, typer.Option("--connect", help="Server URL to play online.")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name online.")] = None,
+    arena: Annotated[
+        str | None,
+        typer.Option(
+            "--arena",
+            help="Arena URL (http://host:port/arena/<id>): join it and play its games one "
+            "after another, the standings between them.",
+        ),
+    ] = None,
 ) -> None:
-    """Play SET in the terminal: solo, against bots, practice, or online; any variant,
-    or the daily puzzle (--puzzle [DATE])."""
+    """Play SET in the terminal: solo, against bots, practice, online, or in an arena;
+    any variant, or the daily puzzle (--puzzle [DATE])."""
     from setgame.tui import run as run_tui
 
     chosen, day = _play_variant(variant, puzzle, date, deck.value)
     extra: dict[str, Any] = {"variant": chosen, "day": day} if chosen != "classic" else {}
-    if connect is not None and name is not None:
+    if arena is not None:
+        if connect is not None:
+            fail(f"--arena and --connect do not go together: {arena!r}, {connect!r}")
+        extra["arena"] = arena
+    online = connect if connect is not None else arena
+    if online is not None and name is not None:
         language_ = language.value if language is not None else lang()
-        session = _sign_in(connect, name, language_)
+        session = _sign_in(online, name, language_)
         if session is not None:  # a claimed name, its password given: play as its owner
             extra["signed_in"] = session
     with bad_input():  # a bad option (a room address) is refused before the game starts

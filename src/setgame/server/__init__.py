@@ -82,6 +82,7 @@ def _preflight(
     import asyncio
     import sys
 
+    from setgame.server import arena_settings
     from setgame.server.account_api import session_secret
     from setgame.server.limits import LimitError, Limits
     from setgame.server.storage import Storage, StorageError, database_url
@@ -98,6 +99,7 @@ def _preflight(
 
     try:
         limits = Limits.from_env() if limits is None else limits
+        arena_settings.schedule(arena_settings.ArenaLimits.from_env().file)  # arenas: one line
         asyncio.run(check())
     except (LimitError, StorageError) as exc:
         print(f"setgame serve: {exc}", file=sys.stderr)

@@ -39,6 +39,7 @@ from setgame.server.account_tables import (
     sessions,
     solo_games,
 )
+from setgame.server.arena_tables import forget_arena_player
 from setgame.server.chat_tables import chat_lines
 from setgame.server.hashing import HashQueue
 from setgame.server.limits import Limits
@@ -230,6 +231,7 @@ class Accounts:
         writes.append((player_games.delete().where(player_games.c.account == account.id), {}))
         writes.append((ratings.delete().where(ratings.c.account == account.id), {}))
         writes.append((solo_games.delete().where(solo_games.c.account == account.id), {}))
+        writes.append(forget_arena_player(account.id, ANONYMOUS))  # its places stay, nameless
         writes.append((roles.delete().where(roles.c.account == account.id), {}))
         writes.append((puzzle_starts.delete().where(puzzle_starts.c.who == f"a:{account.id}"), {}))
         writes.append(_end_sessions(account.id))

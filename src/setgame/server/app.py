@@ -31,6 +31,7 @@ from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
 from setgame.server import (
     account_api,
+    arena_api,
     delivery,
     keys,
     memory,
@@ -42,6 +43,7 @@ from setgame.server import (
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.accounts import signed_in
+from setgame.server.arena_settings import ArenaLimits
 from setgame.server.bots import BotPlayers
 from setgame.server.chat import ChatBounds, stored_lines
 from setgame.server.edge import (
@@ -136,6 +138,7 @@ _CURRENT: Final = {
     "rules": "/rules",
     "puzzle": "/puzzle",
     "leaderboard": "/leaderboard",
+    "arenas": "/arena",
     "account": "/account",
 }
 """The pages the site header links to, by page name: that link is marked as the current page."""
@@ -211,6 +214,16 @@ async def leaderboard_page(request: Request) -> Response:
 async def player_page(request: Request) -> Response:
     """A profile; an unknown name is told by the page (the API answers 404)."""
     return _page(request, "player", player_name=request.path_params["name"][:100])
+
+
+async def arenas_page(request: Request) -> Response:
+    """The arenas running and coming (``GET /api/arenas``) and the form to create one."""
+    return _page(request, "arenas")
+
+
+async def arena_page(request: Request) -> Response:
+    """One arena: its standings, games and podium over ``/ws/arena/{id}``."""
+    return _page(request, "arena", arena_id=request.path_params["arena_id"][:64])
 
 
 async def room_page(request: Request) -> Response:
@@ -532,6 +545,8 @@ def routes(web: Path) -> list[Any]:
         Route("/player/{name}", player_page),
         Route("/leaderboard", leaderboard_page),
         Route("/moderation", moderation_page),
+        Route("/arena", arenas_page),
+        Route("/arena/{arena_id}", arena_page),
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
@@ -553,6 +568,7 @@ def routes(web: Path) -> list[Any]:
         Route("/i18n/{name}", messages),
         *account_api.routes(),
         *moderation_api.routes(),
+        *arena_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", delivery.Static(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -573,13 +589,15 @@ def build(
     bind_host: str | None = None,
     redis: str | None = None,
     freeze: bool = False,
+    arena_limits: ArenaLimits | None = None,
 ) -> Starlette:
     """The Starlette app over ``storage``; rooms in progress come back on startup.
     ``limits`` default to :meth:`Limits.from_env` (:class:`LimitError` for a bad variable);
     ``bind_host`` is the address the server listens on (for the rooms' share links);
     ``redis`` (a ``redis://`` URL) makes this process one of a cluster (``docs/cluster.md``);
     ``freeze``: hide long-lived objects from the garbage collector (``memory.py``; the
-    ``setgame serve`` process, not a test embedding the app)."""
+    ``setgame serve`` process, not a test embedding the app); ``arena_limits``: the arenas'
+    (default :meth:`ArenaLimits.from_env`, ``SETGAME_ARENA_*``)."""
     limits = Limits.from_env() if limits is None else limits
 
     @contextlib.asynccontextmanager
@@ -600,6 +618,7 @@ def build(
         app.state.keeper = keeper
         await rooms.start(restore=restore)
         await keeper.catch_up()  # games that ended as the server stopped, before recording
+        arenas = await arena_api.open_arenas(app, rooms)  # after the rooms their games are in
         gc.freeze()  # what exists now (modules, restored rooms) lives on: never rescan it
         if app.state.metrics is not None:
             app.state.metrics.start()  # the collector's pauses, from now on
@@ -613,6 +632,7 @@ def build(
                 task.cancel()
             if app.state.metrics is not None:
                 app.state.metrics.stop()
+            await arenas.close()
             await players.close()
             await people.close(keeper)
             if redis is not None:  # its rooms go to the other processes first
@@ -625,6 +645,7 @@ def build(
     every = routes(web) + metrics_api.routes(limits)
     app = Starlette(routes=every, lifespan=lifespan, middleware=middleware)
     app.state.limits = limits
+    app.state.arena_limits = ArenaLimits.from_env() if arena_limits is None else arena_limits
     app.state.lobby = Lobby(limits)
     app.state.words = wordfilter.load(limits.words_file, limits.word_filter)
     app.state.chat_bounds = ChatBounds(limits, app.state.words)

@@ -52,6 +52,7 @@ from setgame.server.account_tables import (
     solo_games,
 )
 from setgame.server.accounts import Accounts
+from setgame.server.arena_tables import arena_figures
 from setgame.server.limits import Limits
 from setgame.server.names import MAX_NAME
 from setgame.server.puzzle import (
@@ -715,6 +716,7 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "sets": int(sets),
         "ratings": families,
         "recent": [_recent(r) for r in recent],
+        "arenas": await arena_figures(conn, account),  # issue 23: arenas played, best places
     } | await _solo_figures(conn, account, int(wrong))
 
 

@@ -138,16 +138,21 @@ class Rooms:
         self._add(room)
         return room
 
-    async def create(self, settings: p.RoomSettings, client: str = "?") -> Room:
-        """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap."""
+    async def create(
+        self, settings: p.RoomSettings, client: str = "?", *, capped: bool = True
+    ) -> Room:
+        """A new room, created by ``client`` (an address); :class:`RoomLimit` over a cap.
+        ``capped`` false: a room the server makes itself (an arena's game: its own limits,
+        ``arenas.py``), bounded only by the server's cap, as a room of one player is."""
         settings = _check_settings(settings)
-        self._check_caps(client, settings.mode)
+        counted = settings.mode if capped else "arena"  # only "multi" counts per address
+        self._check_caps(client, counted)
         await self._make_room_for(client)
         room = self._keyed(self._make(new_id(6), settings))
         room.creator = client
         self.by_client.setdefault(client, set()).add(room.id)  # counts while it is created
         try:
-            await self._admit(room.id, client, settings.mode)
+            await self._admit(room.id, client, counted)
             await self._claim(room.id)
             room.created = await self.storage.create_room(
                 room.id, p.settings_dict(settings), settings.public

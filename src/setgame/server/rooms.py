@@ -604,6 +604,15 @@ class Room:
         self._tell_watchers()
         return player
 
+    async def seat_person(
+        self, name: str, account: str | None = None, client: str | None = None
+    ) -> tuple[str, str]:
+        """Seat a person who is not connected yet (an arena pairs them, ``arenas.py``): their
+        player id and the seat token they say ``hello`` with (only its hash is kept)."""
+        token = secrets.token_urlsafe(18)
+        player = await self._seat(name, hash_token(token), None, client=client, account=account)
+        return player, token
+
     def _check_joins(self, client: str) -> None:
         held = sum(  # a departed seat is held by nobody: its person may come back
             1

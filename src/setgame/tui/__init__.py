@@ -29,12 +29,17 @@ def build_app(
     variant: str = "classic",
     day: str = "",
     signed_in: str | None = None,
+    arena: str | None = None,
 ) -> SetApp:
     """The app for these options; bad options raise ``ValueError`` quoting them."""
     from setgame.tui.app import SetApp
     from setgame.tui.local import LocalSession
 
     check_language(lang)
+    if arena is not None:  # an arena's games, one after another (setgame.tui.arena)
+        from setgame.tui.arena import ArenaSession
+
+        return SetApp(ArenaSession(arena, name=name, session=signed_in), lang=lang)
     if connect is not None:
         from setgame.tui.remote import RemoteSession
 
@@ -65,10 +70,11 @@ def run(
     variant: str = "classic",
     day: str = "",
     signed_in: str | None = None,
+    arena: str | None = None,
 ) -> int:
     """Play in this terminal until the player quits; the exit status: 0, or 2 when the
-    room could not be found (a bad address or room), 1 when its server could not be
-    reached or went away. Bad options raise ``ValueError`` before the game starts."""
+    room or arena could not be found (a bad address, room or arena), 1 when its server could
+    not be reached or went away. Bad options raise ``ValueError`` before the game starts."""
     app = build_app(
         mode,
         bots=bots,
@@ -81,6 +87,7 @@ def run(
         variant=variant,
         day=day,
         signed_in=signed_in,
+        arena=arena,
     )
     app.run()
     return app.return_code or 0

@@ -20,6 +20,7 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from setgame.tui.arenaboard import ArenaBoard, arena_message
 from setgame.tui.clock import GameClock
 from setgame.tui.helpscreen import HelpScreen
 from setgame.tui.layouts import latin_key
@@ -149,6 +150,7 @@ class SetApp(App[None]):
         self._revealed_until = 0.0
         self.view: dict[str, Any] = {}
         self.status_bar = StatusBar(id="status")
+        self.arena_board = ArenaBoard(id="arena")  # shown in an arena only
         self.table_grid = TableGrid(lang)
         self.previous_row = PreviousRow(lang)
         self.found_bar = FoundBar(id="found")
@@ -162,6 +164,7 @@ class SetApp(App[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
             yield self.status_bar
+            yield self.arena_board
             yield self.previous_row
             yield self.table_grid
             yield self.found_bar
@@ -184,7 +187,7 @@ class SetApp(App[None]):
         event = getattr(exc, "event", None)
         base, room = getattr(self.session, "base_url", ""), getattr(self.session, "room_id", "")
         if callable(event):
-            text = event_message(event(base, room), self.view, self.lang) or str(exc)
+            text = _words(event(base, room), self.view, self.lang) or str(exc)
         else:
             text = str(exc)
         # the exit status when the player leaves: 2 for a room that is not there (bad
@@ -215,7 +218,7 @@ class SetApp(App[None]):
             self._note_reveal(event, now)
             if event.get("type") in ("disconnected", "reconnected"):
                 self._failure = 1 if event["type"] == "disconnected" else 0
-            message = event_message(event, named, self.lang)
+            message = _words(event, named, self.lang)
             if message is not None and _asks_to_agree(event, view):
                 message += ". " + tr("Press n if you agree.", self.lang)
             if message is not None:
@@ -225,6 +228,8 @@ class SetApp(App[None]):
         offline = bool(getattr(self.session, "offline", False))
         view["clock"] = self.game_clock.shown(view, offline=offline)
         self.status_bar.show(view, self.lang)
+        self.arena_board.show(view, self.lang)  # an arena between games: its standings
+        self.screen.set_class(view.get("phase") == "arena", "arena-between")
         variant = variant_of(view)
         if table_rows(variant) != self.table_grid.rows:  # a room's next game, another variant
             self.call_later(self._lay_out_table, table_rows(variant))
@@ -310,8 +315,13 @@ class SetApp(App[None]):
         await self._toggle(table[position])
 
     async def action_select_previous(self, index: int) -> None:
-        """Chain variants: take or put back a card of the previous claim."""
+        """Chain variants: take or put back a card of the previous claim. In an arena,
+        ``p`` pauses or plays on where no previous claim lies (between games too)."""
         view = self.view
+        pause = getattr(self.session, "toggle_pause", None)
+        if PREVIOUS_KEYS[index] == "p" and view.get("previous") is None and pause is not None:
+            await self._act(pause())
+            return
         previous = view.get("previous") or []
         if view.get("phase") != "playing" or index >= len(previous):
             return
@@ -441,6 +451,13 @@ class SetApp(App[None]):
                 warning=True,
             )
             return None
+
+
+def _words(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) -> str | None:
+    """An event in words: an arena's own (``arena_*``), else the game's."""
+    if str(event.get("type", "")).startswith("arena_"):
+        return arena_message(event, lang)
+    return event_message(event, view, lang)
 
 
 def _asks_to_agree(event: Mapping[str, Any], view: Mapping[str, Any]) -> bool:

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from setgame.rules.decks import STANDARD, Deck
 from setgame.rules.variants import Variant
+from setgame.tui.arenaboard import ARENA_PHASE_LINES
 from setgame.tui.face import COLORS, GLYPHS, back_text, card_glyphs, card_text, label_rows
 from setgame.tui.strings import (
     MODE_NAMES,
@@ -325,6 +326,9 @@ class StatusBar(Static):
     time) and the round."""
 
     def show(self, view: Mapping[str, Any], lang: str) -> None:
+        if view.get("phase") == "arena":  # between an arena's games: no deck, no clock
+            self.update(Text(tr("SET", lang) + "  │  " + tr("?: help", lang), no_wrap=True))
+            return
         mode = MODE_NAMES.get(str(view.get("mode")), MODE_NAMES["solo"])
         parts = [tr("SET", lang) + " · " + tr(mode, lang)]
         variant = view.get("variant") or {}
@@ -359,8 +363,9 @@ class HolderBar(Static):
         phase = view.get("phase", "playing")
         if phase != "playing":
             self.set_class(False, "holding")
-            text = tr(PHASE_LINES.get(phase, PHASE_LINES["lobby"]), lang)
-            if phase == "lobby" and view.get("link"):  # an online room: how others come in
+            lines = {**PHASE_LINES, **ARENA_PHASE_LINES} if "arena" in view else PHASE_LINES
+            text = tr(lines.get(phase, PHASE_LINES["lobby"]), lang)
+            if phase == "lobby" and view.get("link") and "arena" not in view:  # how others come in
                 text += "\n" + tr("Others join with this link: {link}", lang, link=view["link"])
             self.update(Text(text))  # wrapped, not cut: the link must be whole
             return

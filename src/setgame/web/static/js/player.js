@@ -2,6 +2,7 @@
 // per family of variants, and the recent games with links to their replays.
 
 import { init, t, tn, el, fmt, minutes as clock } from "./common.js";
+import { variantTitle } from "./arenawords.js";
 
 // The families' names are the variants' own (not translated, like the variants' titles).
 const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set": "4Set", memory: "Memory" };
@@ -56,6 +57,25 @@ function plot(family, points) {
   return el("figure", { "data-profile-plot": family }, chart, el("figcaption", { text: label }));
 }
 
+// The arenas played and the best placements (GET /api/players/<name>'s "arenas"), each
+// linking to its arena's results page.
+function arenas(figures) {
+  const played = figures?.played ?? 0;
+  const line = $("[data-profile-arenas-played]");
+  line.textContent = tn("prof.arenas.played.one", "prof.arenas.played.other", played);
+  line.dataset.profileArenasPlayed = String(played);
+  $("[data-profile-arenas]").replaceChildren(
+    ...(figures?.best || []).map((best) => {
+      const place = t("prof.place", { place: best.place, players: best.players });
+      const points = tn("arena.points.one", "arena.points.other", best.points);
+      const games = tn("arena.games.one", "arena.games.other", best.games);
+      const link = el("a", { href: `/arena/${encodeURIComponent(best.arena)}`, text: variantTitle(best.variant) });
+      const attrs = { "data-profile-arena": best.arena, "data-place": best.place };
+      return el("li", attrs, link, " — ", [place, points, games].join(", "));
+    }),
+  );
+}
+
 function show(profile) {
   $("[data-profile-name]").textContent = profile.name;
   $("[data-profile-rating]").textContent = String(profile.rating);
@@ -80,6 +100,7 @@ function show(profile) {
   $("[data-profile-plots]").replaceChildren(
     ...Object.entries(profile.history || {}).map(([family, points]) => plot(family, points)),
   );
+  arenas(profile.arenas);
   $("[data-profile-none]").hidden = profile.recent.length > 0;
   $("[data-profile-recent]").replaceChildren(...profile.recent.map(game));
   $("[data-profile]").hidden = false;

@@ -1,0 +1,173 @@
+"""``setgame play --arena URL`` (issue 23): the terminal joins an arena on a real server
+process (its times scaled down, ``server.arenakit``), is paired with a scripted player,
+plays the game by keys, and shows the standings between games; an arena that is not there
+and a bad address are said in words, exit 2."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.arenakit import FAST, Player, creator, server
+from setgame.cli.main import main
+from setgame.tui.app import SetApp
+from setgame.tui.arena import ArenaSession
+from tui.tuikit import FakeClock, a_set, keys_for, message
+
+pytestmark = pytest.mark.slow
+
+TIMES = {**FAST, "SETGAME_ARENA_TIME_SCALE": "0.2", "SETGAME_ARENA_BOT_SECONDS": "60"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def arena_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = Path(tmp_path_factory.mktemp("tui-arena")) / "arena.db"
+    with server(db, _free_port(), TIMES) as base:
+        yield base
+
+
+def _new_arena(base: str) -> str:
+    with creator(base, "TuiHost") as host:
+        body = {"deck": "beginner", "minutes": 10, "starts_in_seconds": 0}
+        answer = host.post("/api/arenas", json=body)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
+
+
+async def _until(
+    app: SetApp, clock: FakeClock, done: Callable[[], bool], timeout: float = 20
+) -> None:
+    """Redraw from the session until ``done()``; the fake clock follows real time."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while loop.time() < give_up:
+        clock.now += 0.05
+        app.refresh_game()
+        if done():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out; view: {app.view!r}")
+
+
+def _board(app: SetApp) -> str:
+    return str(app.arena_board.content)
+
+
+async def test_the_terminal_plays_an_arenas_pairing_and_shows_the_standings(
+    arena_base: str, clock: FakeClock
+) -> None:
+    arena = _new_arena(arena_base)
+    session = ArenaSession(f"{arena_base}/arena/{arena}", name="Tess")
+    app = SetApp(session, clock=clock, poll_seconds=3600)
+    olga = Player(arena_base, arena, "Olga", delay=6.0)  # much slower than Tess's keys
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _until(app, clock, lambda: app.view.get("phase") == "arena")
+        assert app.screen.has_class("arena-between") and app.arena_board.display
+        assert "Arena: Classic" in _board(app) and "Tess" in _board(app)
+        assert "p: pause or play on" in str(app.holder_bar.content)
+        opponent = asyncio.create_task(olga.run(time.monotonic() + 60))
+        await _until(app, clock, lambda: app.view.get("phase") == "playing")
+        assert not app.screen.has_class("arena-between")
+        assert _board(app).startswith("Arena: Classic · place ")  # one line beside the game
+        names = sorted(p["name"] for p in app.view["players"])
+        assert names == ["Olga", "Tess"] and app.view["you"] is not None
+        await pilot.press("p")  # pause: this game goes on, no new one comes after it
+        await _until(app, clock, lambda: " · paused · " in _board(app))
+
+        while app.view["phase"] == "playing":  # Tess takes sets by keys
+            triple = a_set(app)
+            if triple is None or app.view.get("holder") is not None:
+                await _until(app, clock, lambda: True)
+                continue
+            await pilot.press("space")
+            await _until(app, clock, lambda: app.view.get("holder") is not None)
+            if app.view["holder"] != app.view["you"]:
+                continue
+            await pilot.press(*keys_for(app, triple))
+            gone = lambda: triple[0] not in app.view["table"] or app.view["phase"] != "playing"  # noqa: B023, E731
+            await _until(app, clock, gone)
+        assert app.view["phase"] == "match_over"
+        assert "the arena pairs you again by itself" in str(app.holder_bar.content)
+
+        # the results a moment, then the standings: Tess won, 2 points in 1 game
+        await _until(app, clock, lambda: app.view.get("phase") == "arena", timeout=10)
+        await _until(app, clock, lambda: "1. Tess — 2 points, 1 game [paused]" in _board(app))
+        assert "2. Olga — 0 points, 1 game" in _board(app)
+        assert "Paused: press p to play on." in _board(app)
+        await _until(app, clock, lambda: True, timeout=1)
+        assert app.view["phase"] == "arena"  # paused: not paired again
+        await pilot.press("p")  # play on: paired with Olga again
+        await _until(app, clock, lambda: "Paused" not in _board(app))
+        await _until(app, clock, lambda: app.view["phase"] != "arena")
+        await pilot.press("q", "y")
+    opponent.cancel()
+    await asyncio.gather(opponent, return_exceptions=True)
+    assert session.ws is not None and session.ws.close_code is not None
+
+
+async def test_an_arena_that_is_not_there_is_said_in_words(
+    arena_base: str, clock: FakeClock
+) -> None:
+    app = SetApp(ArenaSession(f"{arena_base}/arena/nosuch", name="Tess"), lang="de", clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        said = message(app)
+        assert "gibt es keine Arena „nosuch“" in said and "4004" not in said
+        assert app.screen.has_class("failed")
+        await pilot.press("q", "y")
+    assert app.return_code == 2
+
+
+def test_a_bad_arena_address_exits_2_quoting_it(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ("http://127.0.0.1:8000/room/abc", "nonsense", "ftp://host/arena/x"):
+        with pytest.raises(SystemExit) as done:
+            main(["play", "--arena", bad])
+        err = capsys.readouterr().err
+        assert done.value.code == 2, err
+        assert err.startswith("setgame: error: not an arena address: ") and repr(bad) in err
+        assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_the_arena_option_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "--arena" in out and "/arena/<id>" in out
+
+
+async def test_the_terminal_comes_back_to_the_arena_after_a_restart(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The server stops and starts again (the arena's standings are stored): the terminal
+    says it reconnects, comes back with its participant's token, and is still in."""
+    db, port = tmp_path / "restart.db", _free_port()
+    with contextlib.ExitStack() as running:
+        base = running.enter_context(server(db, port, TIMES))
+        arena = _new_arena(base)
+        session = ArenaSession(f"{base}/arena/{arena}", name="Tess")
+        app = SetApp(session, clock=clock, poll_seconds=3600)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(app, clock, lambda: "1. Tess — 0 points, 0 games" in _board(app))
+            assert session.token
+            running.close()  # the server stops
+            await _until(app, clock, lambda: "reconnecting" in message(app))
+            assert session.offline
+            running.enter_context(server(db, port, TIMES))  # and starts again
+            await _until(app, clock, lambda: message(app) == "Connected again", timeout=60)
+            await _until(app, clock, lambda: "1. Tess — 0 points, 0 games" in _board(app))
+            assert not session.offline and (session.you or {}).get("state") == "waiting"
+            await pilot.press("q", "y")
+        assert app.return_code == 0
