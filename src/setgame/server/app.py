@@ -31,7 +31,7 @@ from setgame.rules.cards import ATTRIBUTE_NAMES, CARDS, LETTERS, VALUE_NAMES, ca
 from setgame.rules.decks import DECKS
 from setgame.rules.game import GameError
 from setgame.rules.sets import Flaw
-from setgame.server import account_api, keys, memory, moderation_api, wordfilter
+from setgame.server import account_api, keys, memory, moderation_api, photo_api, wordfilter
 from setgame.server import players as people
 from setgame.server import protocol as p
 from setgame.server.bots import BotPlayers
@@ -129,6 +129,7 @@ _CURRENT: Final = {
     "puzzle": "/puzzle",
     "leaderboard": "/leaderboard",
     "account": "/account",
+    "photo": "/photo",
 }
 """The pages the site header links to, by page name: that link is marked as the current page."""
 
@@ -170,7 +171,7 @@ def _page_headers(request: Request, lang: str) -> dict[str, str]:
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
         "Content-Security-Policy": (
-            "default-src 'self'; img-src 'self' data:; media-src 'self' data:; "
+            "default-src 'self'; img-src 'self' data: blob:; media-src 'self' data:; "
             "style-src 'self' 'unsafe-inline'; script-src 'self'; "
             f"connect-src 'self' ws://{host} wss://{host}; "
             "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
@@ -193,6 +194,11 @@ async def account_page(request: Request) -> Response:
 async def moderation_page(request: Request) -> Response:
     """The moderators' page; its data comes from ``/api/moderation/...`` (403 to others)."""
     return _page(request, "moderation")
+
+
+async def photo_page(request: Request) -> Response:
+    """A photo of a real table: its cards and sets (``photo_api.py``, issue 24)."""
+    return _page(request, "photo")
 
 
 async def leaderboard_page(request: Request) -> Response:
@@ -491,6 +497,7 @@ def routes(web: Path) -> list[Any]:
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
+        Route("/photo", photo_page),
         Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/schema", schema),
@@ -504,6 +511,7 @@ def routes(web: Path) -> list[Any]:
         Route("/i18n/{name}", messages),
         *account_api.routes(),
         *moderation_api.routes(),
+        *photo_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -567,6 +575,7 @@ def build(
             await rooms.close()
             await storage.close()
             app.state.accounts.hashing.close()
+            app.state.photo.close()
 
     middleware = proxy_middleware(limits) + account_api.middleware(limits)
     app = Starlette(routes=routes(web), lifespan=lifespan, middleware=middleware)
@@ -578,5 +587,6 @@ def build(
     app.state.web = web
     app.state.bind_host = bind_host
     app.state.creators = {}
+    app.state.photo = photo_api.PhotoDesk(limits)
     app.state.health, app.state.health_lock = None, asyncio.Lock()
     return app
