@@ -25,9 +25,10 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "words": frozenset({"rules"}),
     "analysis": frozenset({"rules", "words"}),
     "bots": frozenset({"rules", "words"}),
-    "server": frozenset({"rules", "words", "analysis", "bots"}),
+    "photo": frozenset({"rules"}),  # the cards in a photo of a table (docs/photo.md)
+    "server": frozenset({"rules", "words", "analysis", "bots", "photo"}),
     "tui": frozenset({"rules", "words", "analysis", "bots", "server"}),  # server.client: online
-    "cli": frozenset({"rules", "words", "analysis", "bots", "server", "tui"}),
+    "cli": frozenset({"rules", "words", "analysis", "bots", "server", "tui", "photo"}),
 }
 
 #: The modules outside ``setgame`` the rules may import: computation only. Not ``time``,
