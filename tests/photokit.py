@@ -19,9 +19,25 @@ import numpy as np
 CARD_W, CARD_H = 100, 64
 INK = {"R": (40, 30, 220), "G": (60, 150, 20), "P": (140, 40, 100)}  # BGR
 SQUIGGLE = [
-    (3, -26), (12, -27), (13, -14), (8, -6), (4, 0), (6, 8), (7, 14), (8, 22), (2, 27),
-    (-3, 26), (-12, 27), (-13, 14), (-8, 6), (-4, 0), (-6, -8), (-7, -14), (-8, -22),
-    (-2, -27), (3, -26),
+    (3, -26),
+    (12, -27),
+    (13, -14),
+    (8, -6),
+    (4, 0),
+    (6, 8),
+    (7, 14),
+    (8, 22),
+    (2, 27),
+    (-3, 26),
+    (-12, 27),
+    (-13, 14),
+    (-8, 6),
+    (-4, 0),
+    (-6, -8),
+    (-7, -14),
+    (-8, -22),
+    (-2, -27),
+    (3, -26),
 ]  # cards.js's S: a start point, then six cubic curves of three points each
 
 
@@ -81,7 +97,11 @@ def draw_card(code: str, scale: int = 4) -> np.ndarray:
 
 
 def table_photo(
-    codes: list[str], *, columns: int = 4, size: tuple[int, int] = (1600, 1200), seed: int = 1,
+    codes: list[str],
+    *,
+    columns: int = 4,
+    size: tuple[int, int] = (1600, 1200),
+    seed: int = 1,
     angle: float = 0.12,
 ) -> TablePhoto:
     """The cards in rows of ``columns`` on a wooden table, photographed at an angle."""
