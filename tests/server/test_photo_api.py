@@ -6,6 +6,7 @@ cards read (``start``)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,6 +15,7 @@ import cv2
 import httpx
 import numpy as np
 import pytest
+from websockets.asyncio.client import connect
 
 import photokit
 from setgame.rules.cards import parse_cards
@@ -241,3 +243,30 @@ async def test_a_bad_starting_table_is_refused(
     assert reply.status_code == 400, reply.text
     assert reply.json()["code"] == code
     assert quoted in reply.json()["message"]
+
+
+async def test_a_room_from_a_photo_deals_its_cards_after_a_restart(fresh_server: Any) -> None:
+    """The cards are stored with the room's settings: a restart finds them, and the game
+    deals them."""
+    async with httpx.AsyncClient(base_url=str(fresh_server), trust_env=False, timeout=30) as h:
+        made = await h.post("/api/rooms", json={"mode": "practice", "start": CODES})
+        room = made.json()["id"]
+    fresh_server.restart()
+    async with connect(f"{fresh_server.ws}/ws/{room}", proxy=None) as ws:
+
+        async def until(kind: str) -> dict[str, Any]:
+            while True:
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if message["type"] == kind or (
+                    kind == "dealt" and message.get("state", {}).get("phase") == "playing"
+                ):
+                    return message
+
+        await ws.send(json.dumps({"type": "hello"}))
+        await until("welcome")
+        await ws.send(json.dumps({"type": "join", "name": "Ann"}))
+        await until("joined")
+        await ws.send(json.dumps({"type": "start"}))
+        dealt = await until("dealt")
+    assert dealt["state"]["table"] == CODES
+    assert dealt["state"]["deck"] == 81 - len(CODES)

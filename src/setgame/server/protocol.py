@@ -389,4 +389,8 @@ a JSON object of settings, {} or nothing
 
 
 def settings_dict(settings: RoomSettings) -> dict[str, Any]:
-    return msgspec.to_builtins(settings)  # type: ignore[no-any-return]
+    """The settings as JSON; ``start`` only when given (rooms without it stay as they were)."""
+    data: dict[str, Any] = msgspec.to_builtins(settings)
+    if not data["start"]:
+        del data["start"]
+    return data

@@ -239,8 +239,12 @@ function renderCards() {
           onclick: () => openFix(i),
         },
         picture(card.code),
-        el("span", { class: "photo-card-name", text: name }),
-        unsure ? el("span", { class: "photo-unsure", text: t("photo.unsure") }) : null,
+        el(
+          "span",
+          { class: "photo-card-text" },
+          el("span", { class: "photo-card-name", text: name }),
+          unsure ? el("span", { class: "photo-unsure", text: t("photo.unsure") }) : null,
+        ),
       );
       return el("li", {}, button);
     }),
