@@ -7,6 +7,7 @@ room. Also: axe-clean in both themes, no horizontal scroll, 44 px targets."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
@@ -253,3 +254,35 @@ def axe_clean(page: Page, where: str) -> None:
           .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }))"""
     )
     assert found == [], f"{where}: {found}"
+
+
+def test_a_photo_turned_by_its_exif_is_outlined_as_shown(
+    live_server: str,
+    new_page: Callable[..., Any],
+    photo_file: tuple[Path, photokit.TablePhoto],
+    tmp_path: Path,
+) -> None:
+    """A phone stores a photo taken upright as sideways pixels with an EXIF orientation; the
+    browser shows it turned, and the outlines must fall on the cards as shown."""
+    from PIL import Image
+
+    _, photo = photo_file
+    with Image.open(BytesIO(photo.jpeg)) as upright:
+        stored = upright.transpose(Image.Transpose.ROTATE_90)  # sideways, as the sensor saw it
+        exif = Image.Exif()
+        exif[0x0112] = 6  # "turn 90 degrees clockwise to show"
+        path = tmp_path / "sideways.jpg"
+        stored.save(path, "JPEG", quality=90, exif=exif)
+    page = phone(new_page)
+    page.goto(live_server)
+    page.locator("[data-home-photo]").tap()  # the home page links the photo page
+    page.wait_for_url("**/photo")
+    page.set_input_files("[data-photo-input]", str(path))
+    expect(page.locator("main")).to_have_attribute("data-state", "read")
+    size = page.evaluate(
+        "[document.querySelector('#photo-img').naturalWidth, "
+        "document.querySelector('#photo-img').naturalHeight]"
+    )
+    assert size == [photo.width, photo.height]
+    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
+    assert sorted(truth_of(c, photo) for c in mark_centres(page)) == sorted(CODES)

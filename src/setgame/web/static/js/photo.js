@@ -126,7 +126,7 @@ function render() {
 
 function renderSummary() {
   const found = tn("photo.found.one", "photo.found.other", cards.length);
-  const among = sets.length ? tn("photo.sets.one", "photo.sets.other", sets.length) : t("photo.no_set");
+  const among = sets.length ? tn("photo.sets.one", "photo.sets.other", sets.length) : t("photo.sets.none");
   const summary = $("#photo-summary");
   summary.replaceChildren(el("span", { text: found }), " ", el("span", { text: among }));
   summary.dataset.cards = String(cards.length);
