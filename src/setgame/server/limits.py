@@ -336,6 +336,11 @@ class Limits:
         metadata={"min": 1, "max": 64, "doc": "photos one server process reads (recognizes) "
                   "at once, each on a worker thread; more get 503 busy with Retry-After"},
     )
+    photo_nice: int = field(
+        default=10,
+        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
+                  "the photo threads run, so that the event loop serving the rooms comes first"},
+    )
     photo_sets_per_minute: float = field(
         default=120.0,
         metadata={"min": 0.01, "max": 100_000.0, "doc": "corrected tables one client address "

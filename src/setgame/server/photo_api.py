@@ -8,7 +8,8 @@ Content-Length, or as soon as the stream passes it, never read on) and time
 (``photo_seconds``: 408), the image's pixels from its header before anything is decoded
 (``photo_pixels``: 413, so a decompression bomb never fills memory), and the recognitions at
 once (``photos_at_once``: 503 with Retry-After). Recognition runs on worker threads (OpenCV and
-NumPy release the interpreter while they work), so the event loop keeps serving the rooms.
+NumPy release the interpreter while they work) ``photo_nice`` levels below the server, so the
+event loop keeps serving the rooms.
 The photo is never stored: it lives in memory for the request; only "play this table" stores
 anything, the cards (``POST /api/rooms`` with ``start``).
 """
@@ -32,6 +33,7 @@ from starlette.routing import Route
 from setgame.rules.cards import CARDS, CardError, card_name, parse_cards
 from setgame.rules.sets import find_sets
 from setgame.server.edge import BITES, BodyError, client_host, read_body
+from setgame.server.hashing import _nicer as nicer  # the same lower priority as the hashes
 from setgame.server.limits import Limits
 
 log = logging.getLogger(__name__)
@@ -143,7 +145,9 @@ class PhotoDesk:
             raise Refused(503, "busy", "the server is reading other photos: try again soon",
                           BUSY_SECONDS)
         if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.limits.photos_at_once, "photo")
+            self.pool = ThreadPoolExecutor(
+                self.limits.photos_at_once, "photo", nicer, (self.limits.photo_nice,)
+            )
         self.reading += 1
         try:
             loop = asyncio.get_running_loop()
