@@ -215,7 +215,7 @@ def test_a_file_that_is_no_photo_is_refused_in_words(
     page.goto(f"{live_server}/photo?lang=de")
     page.set_input_files("[data-photo-input]", str(path))
     expect(page.locator("main")).to_have_attribute("data-state", "error")
-    expect(page.locator("#photo-error")).to_contain_text("Dieses Foto lässt sich nicht lesen")
+    expect(page.locator("#photo-error")).to_contain_text("Diese Datei ist kein Foto")
     expect(page.locator("#photo-result")).to_be_hidden()
 
 

@@ -23,6 +23,12 @@ const ERRORS = {
   too_big: N_("photo.err.too_big"),
   too_many_pixels: N_("photo.err.too_many_pixels"),
   too_slow: N_("photo.err.too_slow"),
+  too_large: N_("photo.err.too_big"),
+  not_an_image: N_("photo.err.not_an_image"),
+  unsupported: N_("photo.err.unsupported"),
+  truncated: N_("photo.err.truncated"),
+  empty: N_("photo.err.empty"),
+  no_photo: N_("photo.err.empty"),
 };
 
 // What the page holds: the cards (each {code, corners or null for a card added by hand,
