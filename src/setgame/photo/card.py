@@ -74,9 +74,9 @@ def ink_map(card: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     return np.maximum(chroma, dark * 0.6).astype(np.float32), lab
 
 
-def read_card(card: NDArray[Any]) -> CardReading | None:
-    """The reading of a card seen from above (RGB, any size: it is resized to
-    :data:`SIZE`), or None when it does not look like a SET card."""
+def measure(card: NDArray[Any]) -> dict[str, Any] | None:
+    """The measures a card is read from (see the module docstring), or None when there is
+    no ink of symbols on it."""
     card = balanced(cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA))
     ink, lab = ink_map(card)
     inset = round(INSET * SIZE[0])
@@ -91,15 +91,30 @@ def read_card(card: NDArray[Any]) -> CardReading | None:
     symbols = _symbols(mask)
     if not symbols:
         return None
-    number, number_sure = _number(symbols)
-    if number is None:
-        return None
-    kept = symbols[: number + 1]
+    areas = [cv2.contourArea(c) for c in symbols]
+    alike = [a for a in areas if a >= 0.5 * areas[0]]
+    kept = symbols[: len(alike)]
     silhouette = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(silhouette, kept, -1, 255, cv2.FILLED)
-    color, color_sure = _color(lab, ink, silhouette, strong)
-    shading, shading_sure = _shading(ink, silhouette, mask)
-    shape, shape_sure = _shape(kept)
+    return {
+        "areas": [a / areas[0] for a in areas],
+        "count": len(alike),
+        **_hue(lab, ink, silhouette),
+        **_fill(ink, lab, silhouette, inner),
+        **_outline(kept),
+    }
+
+
+def read_card(card: NDArray[Any]) -> CardReading | None:
+    """The reading of a card seen from above (RGB, any size: it is resized to
+    :data:`SIZE`), or None when it does not look like a SET card."""
+    measures = measure(card)
+    if measures is None or measures["count"] > 3:
+        return None
+    number, number_sure = _number(measures["areas"])
+    color, color_sure = _color(measures["angle"])
+    shading, shading_sure = _shading(measures["tint"])
+    shape, shape_sure = _shape(measures)
     return CardReading(number, color, shading, shape,
                        (number_sure, color_sure, shading_sure, shape_sure))  # fmt: skip
 
@@ -112,59 +127,68 @@ def _symbols(mask: NDArray[Any]) -> list[NDArray[Any]]:
     return sorted(big, key=cv2.contourArea, reverse=True)
 
 
-def _number(symbols: list[NDArray[Any]]) -> tuple[int | None, float]:
-    """How many symbols (0-2 for one to three) of about the largest one's size; None when
-    there are more than three, or they differ too much to be one card's."""
-    areas = [cv2.contourArea(c) for c in symbols]
-    alike = [a for a in areas if a >= 0.5 * areas[0]]
-    if len(alike) > 3:
-        return None, 0.0
-    rest = [a / areas[0] for a in areas[len(alike):]]
-    nearest_other = max(rest, default=0.0)
-    low = min(a / areas[0] for a in alike)
-    sure = _sure(min(low - 0.5, 0.5 - nearest_other), 0.3)
+def _number(areas: list[float]) -> tuple[int, float]:
+    """How many symbols (0-2 for one to three) of about the largest one's size (``areas``:
+    each region's area over the largest's, largest first)."""
+    alike = [a for a in areas if a >= 0.5]
+    nearest_other = max(areas[len(alike):], default=0.0)
+    sure = _sure(min(min(alike) - 0.5, 0.5 - nearest_other), 0.3)
     return len(alike) - 1, sure
 
 
-def _color(lab: NDArray[Any], ink: NDArray[Any], silhouette: NDArray[Any],
-           strong: float) -> tuple[int, float]:  # fmt: skip
-    """Red (0), green (1) or purple (2) from the hue angle of the strongest ink."""
+def _hue(lab: NDArray[Any], ink: NDArray[Any], silhouette: NDArray[Any]) -> dict[str, float]:
+    """The hue angle (degrees, Lab a-b plane), chroma and lightness of the strongest ink."""
     inside = silhouette > 0
-    values = ink[inside]
-    cut = np.percentile(values, 70)
+    cut = np.percentile(ink[inside], 70)
     chosen = inside & (ink >= cut)
     a = float(np.mean(lab[:, :, 1][chosen]))
     b = float(np.mean(lab[:, :, 2][chosen]))
-    angle = math.degrees(math.atan2(b, a))
-    # boundaries: purple | red at -8 degrees, red | green at 100, green | purple at -140
-    bounds = {0: (-8.0, 100.0), 1: (100.0, 220.0), 2: (-140.0, -8.0)}
-    for value, (low, high) in bounds.items():
-        turned = angle if low <= angle < high else angle + 360
-        if low <= turned < high:
-            return value, _sure(min(turned - low, high - turned), 25.0)
-    return 0, 0.0
+    return {"angle": math.degrees(math.atan2(b, a)), "chroma": math.hypot(a, b),
+            "lightness": float(np.mean(lab[:, :, 0][chosen]))}  # fmt: skip
 
 
-def _shading(ink: NDArray[Any], silhouette: NDArray[Any],
-             mask: NDArray[Any]) -> tuple[int, float]:  # fmt: skip
-    """Solid (0), striped (1) or open (2): the ink inside the symbols (their outline worn
-    away) against the ink of the outline."""
-    size = max(3, round(0.04 * SIZE[0])) | 1
-    core = cv2.erode(silhouette, np.ones((size, size), np.uint8))
-    rim = (silhouette > 0) & (core == 0)
-    if core.sum() == 0 or not rim.any():
-        return 0, 0.0
+def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
+          inner: NDArray[Any]) -> dict[str, float]:  # fmt: skip
+    """How much of the ink's colour the inside of the symbols holds (their outline worn
+    away), against the paper around them (0) and the outline (1): ``fill`` by the ink
+    measure, ``tint`` by the Lab colour along the ink's own direction (noise of other
+    hues cancels out)."""
+    size = max(3, round(0.05 * SIZE[0])) | 1
+    depth = cv2.distanceTransform(silhouette, cv2.DIST_L2, 3)
+    core = depth > _stroke(ink, depth) * 1.4 + 1.5
+    rim = (depth > 0) & (depth <= 2.5)
+    paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
+    if not core.any() or not rim.any() or not paper.any():
+        return {"fill": 1.0, "tint": 1.0}
     edge = float(np.percentile(ink[rim], 90))
-    fill = float(np.mean(ink[core > 0])) / max(edge, 1.0)
-    if fill >= 0.55:
-        return 0, _sure(fill - 0.55, 0.2)
-    if fill <= 0.12:
-        return 2, _sure(0.12 - fill, 0.06)
-    return 1, _sure(min(fill - 0.12, 0.55 - fill), 0.1)
+    base = float(np.mean(ink[paper]))
+    fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
+    strong = rim & (ink >= np.percentile(ink[rim], 75))
+    colour = np.array([lab[:, :, i][strong].mean() for i in range(3)])
+    white = np.array([lab[:, :, i][paper].mean() for i in range(3)])
+    inside = np.array([lab[:, :, i][core].mean() for i in range(3)])
+    span = colour - white
+    tint = float((inside - white) @ span / max(float(span @ span), 1.0))
+    return {"fill": fill, "tint": tint}
 
 
-def _shape(symbols: list[NDArray[Any]]) -> tuple[int, float]:
-    """Diamond (0), oval (1) or squiggle (2) from the symbols' silhouettes."""
+def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float:
+    """How thick the symbols' outline is (pixels): the depth inside the silhouette at which
+    the ink first falls below half of the outline's; their whole depth when it never does
+    (a solid symbol)."""
+    deepest = int(depth.max())
+    levels = np.minimum(depth, deepest + 1).astype(np.int32)
+    sums = np.bincount(levels.ravel(), weights=ink.ravel(), minlength=deepest + 2)
+    counts = np.bincount(levels.ravel(), minlength=deepest + 2)
+    profile = sums[1:] / np.maximum(counts[1:], 1)
+    top = float(profile[:3].max())
+    low = np.nonzero(profile < 0.5 * top)[0]
+    return float(low[0]) if len(low) else float(deepest)
+
+
+def _outline(symbols: list[NDArray[Any]]) -> dict[str, float]:
+    """The silhouettes' median solidity (area over convex hull), extent (area over the
+    rotated bounding box) and corners (of a coarse polygon)."""
     solidity, extent, corners = [], [], []
     for contour in symbols:
         area = cv2.contourArea(contour)
@@ -174,12 +198,38 @@ def _shape(symbols: list[NDArray[Any]]) -> tuple[int, float]:
         extent.append(area / max(w * h, 1.0))
         poly = cv2.approxPolyDP(contour, 0.04 * cv2.arcLength(contour, True), True)
         corners.append(len(poly))
-    s, e = float(np.median(solidity)), float(np.median(extent))
+    return {"solidity": float(np.median(solidity)), "extent": float(np.median(extent)),
+            "corners": float(np.median(corners))}  # fmt: skip
+
+
+def _color(angle: float) -> tuple[int, float]:
+    """Red (0), green (1) or purple (2) from the hue angle of the strongest ink."""
+    # boundaries: purple | red at -12 degrees, red | green at 100, green | purple at -120
+    bounds = {0: (-12.0, 100.0), 1: (100.0, 240.0), 2: (-120.0, -12.0)}
+    for value, (low, high) in bounds.items():
+        turned = angle if low <= angle < high else angle + 360
+        if low <= turned < high:
+            return value, _sure(min(turned - low, high - turned), 25.0)
+    return 0, 0.0
+
+
+def _shading(fill: float) -> tuple[int, float]:
+    """Solid (0), striped (1) or open (2) from the ink inside the symbols."""
+    if fill >= 0.7:
+        return 0, _sure(fill - 0.7, 0.1)
+    if fill <= 0.135:
+        return 2, _sure(0.135 - fill, 0.04)
+    return 1, _sure(min(fill - 0.135, 0.7 - fill), 0.04)
+
+
+def _shape(measures: dict[str, Any]) -> tuple[int, float]:
+    """Diamond (0), oval (1) or squiggle (2) from the symbols' silhouettes."""
+    s, e = measures["solidity"], measures["extent"]
     if s < 0.9:
         return 2, _sure(0.9 - s, 0.04)
     if e < 0.68:
         return 0, _sure(0.68 - e, 0.08)
-    if e > 0.93 and np.median(corners) <= 4:
+    if e > 0.93 and measures["corners"] <= 4:
         return 0, _sure(e - 0.93, 0.03)  # a rectangle: some printings' diamond
     return 1, _sure(min(s - 0.9, e - 0.68), 0.04)
 
