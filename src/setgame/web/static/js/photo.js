@@ -38,6 +38,7 @@ let sets = [];
 let current = 0;
 let editing = null; // index into cards, or cards.length for a new card
 let photoURL = null;
+let asked = 0; // the photos chosen so far: an answer to an earlier one is dropped
 
 // --- reading a photo ---------------------------------------------------------------
 
@@ -63,6 +64,8 @@ async function readPhoto(file) {
     fail(t("photo.err.too_big"));
     return;
   }
+  const mine = ++asked;
+  $("#photo-result").hidden = true; // the last photo's outlines are not this one's
   setState("reading");
   say(t("photo.reading"));
   showPhoto(file);
@@ -76,10 +79,12 @@ async function readPhoto(file) {
     });
     data = await reply.json().catch(() => ({}));
   } catch (err) {
+    if (mine !== asked) return;
     setState("error");
     fail(t("photo.err.network", { why: err.message }));
     return;
   }
+  if (mine !== asked) return; // another photo was chosen meanwhile
   if (!reply.ok) {
     setState("error");
     $("#photo-result").hidden = true;
