@@ -233,6 +233,10 @@ def test_the_photo_page_passes_axe_and_works_by_keyboard(
     page.set_input_files("[data-photo-input]", str(path))
     expect(page.locator("main")).to_have_attribute("data-state", "read")
     axe_clean(page, f"photo page, read ({theme})")
+    page.set_viewport_size({"width": 750, "height": 342})  # the phone held sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 750
+    axe_clean(page, f"photo page, read, sideways ({theme})")
+    page.set_viewport_size(PHONE)
     # the keyboard: the arrows go through the sets; Enter on a card opens its correction
     if page.locator("#photo-sets [data-set]").count() > 1:
         page.keyboard.press("ArrowRight")
