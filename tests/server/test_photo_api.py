@@ -148,6 +148,28 @@ async def test_too_many_photos_at_once_get_503_with_retry_after(server_factory: 
         assert set(statuses) <= {200, 503}
 
 
+async def test_uploads_held_at_once_are_bounded(server_factory: Any, photo: Any) -> None:
+    """A slow upload holds its place; past ``photo_uploads`` the next is refused at once."""
+    server = server_factory(env={"SETGAME_PHOTO_UPLOADS": "1", "SETGAME_PHOTO_SECONDS": "3"})
+    sent = asyncio.Event()
+
+    async def trickle() -> AsyncIterator[bytes]:
+        yield photo.jpeg[:1000]
+        sent.set()
+        await asyncio.sleep(5)  # past photo_seconds: the server gives up on it
+        yield photo.jpeg[1000:]
+
+    async with httpx.AsyncClient(base_url=str(server), trust_env=False, timeout=30) as http:
+        slow = asyncio.create_task(http.post("/api/photo", content=trickle()))
+        await sent.wait()
+        await asyncio.sleep(0.3)
+        other = await send(http, photo.jpeg)
+        assert other.status_code == 503
+        assert other.json()["code"] == "busy"
+        assert (await slow).status_code == 408
+        assert (await send(http, photo.jpeg)).status_code == 200  # its place is free again
+
+
 async def test_the_server_keeps_serving_while_photos_are_read(server_factory: Any) -> None:
     server = server_factory()
     big = photokit.table_photo(CODES, size=(4000, 3000), seed=3)
