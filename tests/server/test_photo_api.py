@@ -72,6 +72,18 @@ async def test_a_photo_of_a_table_answers_its_cards_where_they_lie_and_their_set
     assert isinstance(reading["seconds"], float)
 
 
+@pytest.mark.parametrize("kind", [".png", ".webp"])
+async def test_png_and_webp_photos_are_read_too(
+    http: httpx.AsyncClient, photo: photokit.TablePhoto, kind: str
+) -> None:
+    pixels = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    ok, encoded = cv2.imencode(kind, pixels)
+    assert ok
+    reply = await send(http, encoded.tobytes(), **{"content-type": f"image/{kind[1:]}"})
+    assert reply.status_code == 200, reply.text
+    assert len(reply.json()["cards"]) == len(CODES)
+
+
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
