@@ -304,3 +304,20 @@ async def test_a_room_from_a_photo_deals_its_cards_after_a_restart(fresh_server:
         dealt = await until("dealt")
     assert dealt["state"]["table"] == CODES
     assert dealt["state"]["deck"] == 81 - len(CODES)
+
+
+def test_a_fault_of_the_reader_is_a_500_that_names_no_photo(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import setgame.photo
+    from setgame.server import photo_api
+
+    def broken(data: bytes, **_: Any) -> None:
+        raise RuntimeError("a bug in the reader")
+
+    monkeypatch.setattr(setgame.photo, "read_photo", broken)
+    with pytest.raises(photo_api.Refused) as info:
+        photo_api.recognize(b"\xff\xd8\xff secret pixels", 1000)
+    assert (info.value.status, info.value.code) == (500, "photo_failed")
+    assert "secret pixels" not in caplog.text
+    assert "a bug in the reader" in caplog.text  # the traceback, for the host

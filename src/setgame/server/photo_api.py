@@ -182,6 +182,10 @@ def recognize(data: bytes, max_pixels: int) -> dict[str, Any]:
         reading = read_photo(data, max_pixels=max_pixels, max_bytes=len(data))
     except PhotoError as exc:
         raise _refusal(exc) from None
+    except Exception:  # a fault of the reader's (or memory): logged, never the photo itself
+        log.exception("a photo of %d bytes could not be read", len(data))
+        raise Refused(500, "photo_failed", "the server failed to read this photo: "
+                      "the fault is logged; try another photo") from None
     answer: dict[str, Any] = reading.to_json()
     return answer
 
