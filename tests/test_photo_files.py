@@ -42,7 +42,7 @@ def test_probe_reads_the_size_from_the_header() -> None:
 
 @pytest.mark.parametrize(
     ("width", "height", "quoted"),
-    [(9_000, 9_000, "9000 x 9000"), (60_000, 60_000, "3600000000 pixels")],
+    [(9_000, 9_000, "9000 x 9000"), (60_000, 60_000, "60000 x 60000")],
 )
 def test_a_decompression_bomb_is_refused_before_decoding(width: int, height: int,
                                                          quoted: str) -> None:  # fmt: skip
@@ -76,3 +76,42 @@ def test_an_empty_file_and_a_blank_photo() -> None:
     reading = read_photo(encoded(GREY))
     assert reading.cards == [] and reading.sets == []
     assert reading.to_json()["cards"] == []
+
+
+@pytest.mark.parametrize(("kind", "options"), [("JPEG", {}), ("PNG", {}), ("WEBP", {}),
+                                               ("WEBP", {"lossless": True})])  # fmt: skip
+def test_the_declared_size_is_read_from_each_kind(kind: str, options: dict[str, object]) -> None:
+    from setgame.photo.header import declared_size
+
+    data = encoded(np.zeros((123, 456, 3), np.uint8), kind, **options)
+    assert declared_size(data) == (456, 123)
+    assert (probe(data).width, probe(data).height) == (456, 123)
+
+
+def test_a_webp_bomb_is_refused_quoting_its_size() -> None:
+    """A WebP whose extended header (VP8X) claims 16000 x 16000 pixels."""
+    exif = Image.Exif()
+    exif[0x0112] = 1
+    data = bytearray(encoded(np.zeros((8, 8, 3), np.uint8), "WEBP", lossless=True,
+                             exif=exif.tobytes()))  # fmt: skip
+    assert data[12:16] == b"VP8X"
+    data[24:27] = (16000 - 1).to_bytes(3, "little")
+    data[27:30] = (16000 - 1).to_bytes(3, "little")
+    with pytest.raises(PhotoError) as caught:
+        probe(bytes(data))
+    assert caught.value.code == "too_many_pixels"
+    assert "16000 x 16000" in str(caught.value)
+
+
+def test_a_large_file_is_refused_before_its_header_is_parsed() -> None:
+    with pytest.raises(PhotoError) as caught:
+        read_photo(b"\xff\xd8\xff" + bytes(2000), max_bytes=1000)
+    assert caught.value.code == "too_large" and "2,003 bytes" in str(caught.value)
+
+
+@pytest.mark.parametrize("array", [np.zeros((10, 10), np.float32), np.zeros((4, 4, 2), np.uint8),
+                                   "pixels"])  # fmt: skip
+def test_a_bad_array_is_refused(array: object) -> None:
+    with pytest.raises(PhotoError) as caught:
+        read_photo(array)  # type: ignore[arg-type]
+    assert caught.value.code == "bad_array"

@@ -28,21 +28,21 @@ def draw_reading(rgb: NDArray[Any], reading: Reading) -> NDArray[Any]:
     out = np.ascontiguousarray(rgb.copy())
     scale = out.shape[1] / max(reading.width, 1)
     line = max(2, round(max(out.shape[:2]) / 400))
-    quads = {
-        card.code: np.array(card.corners, dtype=np.float32) * scale for card in reading.cards
-    }
-    rings: dict[str, int] = {}
-    for index, group in enumerate(reading.sets):
-        color = SET_COLORS[index % len(SET_COLORS)]
+    quads = [np.array(card.corners, dtype=np.float32) * scale for card in reading.cards]
+    first: dict[str, int] = {}  # a code read twice: its sets go on its first card
+    for index, card in enumerate(reading.cards):
+        first.setdefault(card.code, index)
+    rings = [0] * len(quads)
+    for number, group in enumerate(reading.sets):
+        color = SET_COLORS[number % len(SET_COLORS)]
         for code in group:
-            ring = rings.get(code, 0) + 1
-            rings[code] = ring
-            grown = _grown(quads[code], ring * line * 2.5)
+            index = first[code]
+            rings[index] += 1
+            grown = _grown(quads[index], rings[index] * line * 2.5)
             cv2.polylines(out, [grown.astype(np.int32)], True, color, line, cv2.LINE_AA)
-    for card in reading.cards:
-        quad = quads[card.code].astype(np.int32)
-        cv2.polylines(out, [quad], True, CARD_COLOR, line, cv2.LINE_AA)
-        _label(out, card.code, quads[card.code], line)
+    for card, quad in zip(reading.cards, quads, strict=True):
+        cv2.polylines(out, [quad.astype(np.int32)], True, CARD_COLOR, line, cv2.LINE_AA)
+        _label(out, card.code, quad, line)
     return out
 
 

@@ -25,11 +25,15 @@ ERROR_CODES: Final = {
 
 
 class PhotoError(ValueError):
-    """An image that cannot be read; :attr:`code` says why (one of :data:`ERROR_CODES`)
-    and the message quotes what was wrong."""
+    """An image that cannot be read; :attr:`code` says why (one of :data:`ERROR_CODES`),
+    the message (English) quotes what was wrong, and :attr:`details` holds the figures a
+    translated message needs (``size`` and ``limit`` bytes for ``too_large``; ``width``,
+    ``height`` (when known) and ``limit`` pixels for ``too_many_pixels``; ``kind`` for
+    ``unsupported``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **details: int | str) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown photo error code: {code!r}")
         super().__init__(message)
         self.code = code
+        self.details = details

@@ -78,8 +78,11 @@ def read_photo(data: bytes | NDArray[Any], *, max_pixels: int = MAX_PIXELS,
         rgb = from_array(data)
         height, width = rgb.shape[:2]
         if width * height > max_pixels:
-            raise PhotoError("too_many_pixels",
-                             f"the image is {width} x {height} pixels (at most {max_pixels:,})")
+            raise PhotoError(
+                "too_many_pixels",
+                f"the image is {width} x {height} pixels (at most {max_pixels:,})",
+                width=width, height=height, limit=max_pixels,
+            )  # fmt: skip
     cards = find_cards(rgb, width / rgb.shape[1])
     codes = [card.code for card in cards]
     return Reading(cards, sets_of(codes), width, height, time.perf_counter() - start)

@@ -234,8 +234,9 @@ def scene(kind: str, seed: int, count: int = 12) -> Scene:
     surface = {"wood": "wood", "white": "white", "pattern": "pattern"}.get(
         kind, str(rng.choice(["dark", "wood", "white", "pattern"])) if kind in
         ("clutter", "warm", "cool", "steep", "print") else "dark")  # fmt: skip
+    out = (4000, 3000) if kind == "steep" else (960, 720) if kind == "webcam" else (1600, 1200)
     # the flat table, seen from above, then a camera's perspective
-    width, height = 2000, 1500
+    width, height = (2000, 1500) if out[0] >= 1600 else (1200, 900)
     image = table(surface, rng, (round(width * 1.25), round(height * 1.25)))
     margin = 0.3 if kind == "clutter" else 0.06
     area = (int(width * (1 - margin)), int(height * (1 - 0.06)))
@@ -258,11 +259,10 @@ def scene(kind: str, seed: int, count: int = 12) -> Scene:
         free: NDArray[Any] = np.full(image.shape[:2], 255, np.uint8)
         for q in quads:
             cv2.fillPoly(free, [cv2.convexHull(q.astype(np.int32))], 0)
-        free = cv2.erode(free, np.ones((25, 25), np.uint8))
+        free = cv2.erode(free, np.ones((width // 80, width // 80), np.uint8))
         clutter(image, rng, free)
     tilt = {"steep": 0.28, "webcam": 0.12}.get(kind, 0.16)
-    image, quads = camera(image, quads, rng, tilt, out=(4000, 3000) if kind == "steep" else
-                          (960, 720) if kind == "webcam" else (1600, 1200))  # fmt: skip
+    image, quads = camera(image, quads, rng, tilt, out)
     image = light(image, rng, kind)
     return Scene(kind, seed, image, codes, quads)
 
