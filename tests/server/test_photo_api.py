@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -103,13 +104,21 @@ async def test_a_hostile_file_is_refused_quoting_what_is_wrong(
     assert reply.json()["message"]
 
 
+def resident_mb(server: Any) -> float:
+    """The server process's resident memory (Linux), in MB."""
+    status = Path(f"/proc/{server.proc.pid}/status").read_text()
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+
 async def test_a_huge_image_in_a_tiny_file_is_refused_from_its_header_at_once(
-    http: httpx.AsyncClient,
+    http: httpx.AsyncClient, live_server: Any
 ) -> None:
     bomb = photokit.png_header_bomb(40_000, 40_000)  # 1.6 gigapixels: 1.6 GB decoded
     assert len(bomb) < 100_000
+    before = resident_mb(live_server)
     began = time.monotonic()
     reply = await send(http, bomb)
+    assert resident_mb(live_server) - before < 100  # nothing was decoded
     assert reply.status_code == 413
     message = reply.json()["message"].replace(",", "")
     assert "40000 x 40000" in message or "1600000000 pixels" in message  # quoted
