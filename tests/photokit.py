@@ -173,3 +173,11 @@ def png_header_bomb(width: int, height: int) -> bytes:
     idat += rows.flush()
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def padded(jpeg: bytes, megabytes: float) -> bytes:
+    """The same JPEG made heavier by comment segments after its start (as a camera's large
+    metadata would): the same pixels, ``megabytes`` more to send."""
+    segment = b"\xff\xfe" + (65535).to_bytes(2, "big") + b"x" * 65533
+    count = int(megabytes * 1024 * 1024 / len(segment)) + 1
+    return jpeg[:2] + segment * count + jpeg[2:]

@@ -296,3 +296,24 @@ def test_a_photo_turned_by_its_exif_is_outlined_as_shown(
     assert size == [photo.width, photo.height]
     expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
     assert sorted(truth_of(c, photo) for c in mark_centres(page)) == sorted(CODES)
+
+
+def test_a_photo_over_15_mb_is_made_lighter_before_it_is_sent(
+    live_server: str,
+    new_page: Callable[..., Any],
+    photo_file: tuple[Path, photokit.TablePhoto],
+    tmp_path: Path,
+) -> None:
+    """A phone's heavy photo is redrawn as a lighter JPEG in the page: the server, which
+    refuses over 15 MB, gets a few hundred kilobytes and reads the same cards."""
+    _, photo = photo_file
+    heavy = photokit.padded(photo.jpeg, 16)
+    assert len(heavy) > 16 * 1024 * 1024
+    path = tmp_path / "heavy.jpg"
+    path.write_bytes(heavy)
+    page = phone(new_page)
+    upload(page, live_server, path)
+    sent = int(page.get_attribute("main", "data-sent") or "0")
+    assert 0 < sent < 4 * 1024 * 1024, sent
+    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
+    assert sorted(truth_of(c, photo) for c in mark_centres(page)) == sorted(CODES)

@@ -14,6 +14,8 @@ import { cardElement, colorLetters } from "./table.js";
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
 const MAX_BYTES = 15 * 1024 * 1024; // the server's photo_bytes: said before uploading
+const BIG_BYTES = 8 * 1024 * 1024; // a photo heavier than this is made lighter before sending
+const SEND_SIDE = 4000; // ...at most this many pixels on its long side (the reader needs fewer)
 const MAX_START = 21; // the cards a practice table may start with (R11)
 const UNSURE = 0.6; // below this confidence a card is marked "check this card"
 
@@ -55,15 +57,17 @@ function fail(text) {
   say("");
 }
 
-async function readPhoto(file) {
-  if (!file) return;
+async function readPhoto(chosen) {
+  if (!chosen) return;
   fail("");
   $("#photo-play-error").textContent = "";
+  const file = await lighter(chosen);
   if (file.size > MAX_BYTES) {
     setState("error");
     fail(t("photo.err.too_big"));
     return;
   }
+  document.querySelector("main").dataset.sent = String(file.size); // bytes sent (a test hook)
   const mine = ++asked;
   $("#photo-result").hidden = true; // the last photo's outlines are not this one's
   setState("reading");
@@ -99,6 +103,28 @@ async function readPhoto(file) {
   $("#photo-result").hidden = false;
   await imageReady();
   render();
+}
+
+// A heavy photo (a phone of 50 or 108 megapixels, up to 30 MB) redrawn as a JPEG of at most
+// SEND_SIDE pixels a side, turned as it is shown: quicker to send on a phone's network, and
+// under the server's 15 MB. Photos of usual weight are sent as they are; one the browser
+// cannot decode is sent as it is too, for the server to say what is wrong with it.
+async function lighter(file) {
+  if (file.size <= BIG_BYTES) return file;
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch {
+    return file;
+  }
+  const scale = Math.min(1, SEND_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(bitmap.width * scale);
+  canvas.height = Math.round(bitmap.height * scale);
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+  return blob || file;
 }
 
 // Why the server refused the photo, in the page language (the server's own message for
