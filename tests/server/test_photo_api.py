@@ -125,6 +125,18 @@ async def test_a_huge_image_in_a_tiny_file_is_refused_from_its_header_at_once(
     assert time.monotonic() - began < 2.0  # nothing was decoded
 
 
+async def test_a_photo_sent_by_another_sites_page_is_refused(
+    http: httpx.AsyncClient, live_server: Any
+) -> None:
+    reply = await send(http, b"not read", origin="https://elsewhere.example")
+    assert reply.status_code == 403
+    assert reply.json()["code"] == "bad_origin"
+    assert "elsewhere.example" in reply.json()["message"]
+    host = str(live_server).removeprefix("http://").rstrip("/")
+    same = await send(http, b"not an image", origin=f"http://{host}")
+    assert same.json()["code"] == "not_an_image"  # its own page is served
+
+
 async def test_a_truncated_photo_is_refused_as_truncated(
     http: httpx.AsyncClient, photo: photokit.TablePhoto
 ) -> None:

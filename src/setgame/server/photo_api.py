@@ -32,7 +32,7 @@ from starlette.routing import Route
 
 from setgame.rules.cards import CARDS, CardError, card_name, parse_cards
 from setgame.rules.sets import find_sets
-from setgame.server.edge import BITES, BodyError, client_host, read_body
+from setgame.server.edge import BITES, BodyError, client_host, foreign_origin, read_body
 from setgame.server.hashing import _nicer as nicer  # the same lower priority as the hashes
 from setgame.server.limits import Limits
 
@@ -110,6 +110,9 @@ class PhotoDesk:
 
     async def read(self, request: Request) -> dict[str, Any]:
         """The Reading of the request's photo as JSON, or :class:`Refused`."""
+        why = foreign_origin(request)  # another site's page would spend its visitors' share
+        if why is not None:
+            raise Refused(403, "bad_origin", why)
         host = client_host(request)
         wait = self.photos.wait(host)
         if wait:
