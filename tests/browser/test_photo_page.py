@@ -259,7 +259,9 @@ def axe_clean(page: Page, where: str) -> None:
     page.wait_for_load_state("networkidle")
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(
-        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+        """async () => (await axe.run(document, {
+            rules: { "label-content-name-mismatch": { enabled: true } },
+            resultTypes: ["violations"] })).violations
           .filter((v) => v.impact === "serious" || v.impact === "critical")
           .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }))"""
     )

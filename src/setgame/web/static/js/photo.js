@@ -272,7 +272,7 @@ function renderCards() {
           "data-code": card.code,
           "data-lit": lit.has(card.code) ? "" : null,
           "data-unsure": unsure ? "" : null,
-          "aria-label": t("photo.fix_card", { card: name }),
+          "aria-describedby": "photo-fix-hint", // its name is what it shows; this says what a tap does
           onclick: () => openFix(i),
         },
         picture(card.code),
