@@ -204,6 +204,31 @@ async def test_uploads_held_at_once_are_bounded(server_factory: Any, photo: Any)
         assert (await send(http, photo.jpeg)).status_code == 200  # its place is free again
 
 
+async def test_one_address_holds_a_quarter_of_the_uploads(server_factory: Any, photo: Any) -> None:
+    server = server_factory(env={"SETGAME_PHOTO_UPLOADS": "8", "SETGAME_PHOTO_SECONDS": "3"})
+    started = [asyncio.Event(), asyncio.Event()]
+
+    def trickle(sent: asyncio.Event) -> AsyncIterator[bytes]:
+        async def body() -> AsyncIterator[bytes]:
+            yield photo.jpeg[:1000]
+            sent.set()
+            await asyncio.sleep(5)
+            yield photo.jpeg[1000:]
+
+        return body()
+
+    async with httpx.AsyncClient(base_url=str(server), trust_env=False, timeout=30) as http:
+        slow = [asyncio.create_task(http.post("/api/photo", content=trickle(e))) for e in started]
+        for event in started:
+            await event.wait()
+        await asyncio.sleep(0.3)
+        third = await send(http, photo.jpeg)
+        assert third.status_code == 503
+        assert "(2 at once)" in third.json()["message"]
+        assert [(await task).status_code for task in slow] == [408, 408]
+        assert (await send(http, photo.jpeg)).status_code == 200
+
+
 async def test_the_server_keeps_serving_while_photos_are_read(server_factory: Any) -> None:
     server = server_factory()
     big = photokit.table_photo(CODES, size=(4000, 3000), seed=3)

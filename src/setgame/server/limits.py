@@ -329,7 +329,8 @@ class Limits:
     photo_uploads: int = field(
         default=8,
         metadata={"min": 1, "max": 1000, "doc": "photo uploads one server process reads and "
-                  "holds at once (each up to photo_bytes); more get 503 busy"},
+                  "holds at once (each up to photo_bytes), a quarter of them (at least one) "
+                  "per client address; more get 503 busy"},
     )
     photos_at_once: int = field(
         default=2,

@@ -101,6 +101,7 @@ class PhotoDesk:
         per_minute = limits.photo_sets_per_minute
         self.judged = Rate(per_minute, max(1, int(per_minute / 2)))
         self.uploads = 0  # bodies being read or held
+        self.held: dict[str, int] = {}  # ...of them, by client address
         self.reading = 0  # recognitions running
         self.pool: ThreadPoolExecutor | None = None  # made at the first photo
 
@@ -119,16 +120,31 @@ class PhotoDesk:
             BITES("photos_per_minute", f"{host} sends photos too fast")
             raise Refused(429, "rate_limited", "too many photos from this address: wait",
                           math.ceil(wait))
-        if self.uploads >= self.limits.photo_uploads:
-            BITES("photo_uploads", f"{self.uploads} photo uploads at once")
-            raise Refused(503, "busy", "the server is reading other photos: try again soon",
-                          BUSY_SECONDS)
+        self._admit(host)
         self.uploads += 1
+        self.held[host] = self.held.get(host, 0) + 1
         try:
             data = await self._body(request)
             return await self._recognize(data)
         finally:
             self.uploads -= 1
+            self.held[host] -= 1
+            if not self.held[host]:
+                del self.held[host]
+
+    def _admit(self, host: str) -> None:
+        """A place among the uploads held at once: ``photo_uploads`` in all, a quarter of
+        them (at least one) per address, so that slow uploads from one address cannot take
+        every place."""
+        share = max(1, self.limits.photo_uploads // 4)
+        if self.held.get(host, 0) >= share:
+            BITES("photo_uploads", f"{host} holds {share} photo uploads")
+            raise Refused(503, "busy", f"this address is sending its share of photos "
+                          f"already ({share} at once): wait for them", BUSY_SECONDS)
+        if self.uploads >= self.limits.photo_uploads:
+            BITES("photo_uploads", f"{self.uploads} photo uploads at once")
+            raise Refused(503, "busy", "the server is reading other photos: try again soon",
+                          BUSY_SECONDS)
 
     async def _body(self, request: Request) -> bytes:
         limits = self.limits
