@@ -78,13 +78,23 @@ def balanced(card: NDArray[Any]) -> NDArray[Any]:
 
 
 def ink_map(card: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """Per pixel, how much ink it holds (chroma and darkness against the paper), and the
-    Lab image (float, a and b centred on 0)."""
+    """Per pixel, how much ink it holds (chroma, and darkness against the paper nearby), and
+    the Lab image (float, a and b centred on 0).
+
+    The paper's lightness is taken around each pixel (the grey, colourless pixels, blurred
+    wide): a shadow across the card or light falling off towards one end darkens the paper
+    as much as the ink, and must not read as ink."""
     lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
     lab[:, :, 1:] -= 128.0
-    paper_l = float(np.percentile(lab[:, :, 0], 75))
+    light = lab[:, :, 0]
     chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
-    dark = np.maximum(paper_l - lab[:, :, 0], 0.0)
+    paper = (chroma < 12).astype(np.float32)
+    sigma = SIZE[0] / 10
+    weight = cv2.GaussianBlur(paper, (0, 0), sigma)
+    around = cv2.GaussianBlur(light * paper, (0, 0), sigma) / np.maximum(weight, 1e-3)
+    fallback = float(np.percentile(light, 75))
+    around = np.where(weight > 0.05, around, fallback)
+    dark = np.maximum(around - light, 0.0)
     return np.maximum(chroma, dark * 0.6).astype(np.float32), lab
 
 
@@ -101,8 +111,12 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         return None  # no ink at all: a blank sheet of paper
     threshold = max(12.0, strong * 0.3)
     raw = ((ink > threshold) & (inner > 0)).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    symbols = _symbols(mask)
+    symbols: list[NDArray[Any]] = []
+    for size in (3, 7, 11):  # an outline broken by glare or blur: closed by a larger one
+        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        symbols = _symbols(mask)
+        if _whole(symbols):
+            break
     if not symbols:
         return None
     areas = [cv2.contourArea(c) for c in symbols]
@@ -127,7 +141,7 @@ def plausible(measures: dict[str, Any]) -> bool:
     return bool(
         measures["count"] <= 3
         and 0.4 <= measures["span"] <= 1.0
-        and measures["offset"] < 0.2
+        and measures["offset"] < 0.35
         and measures["stray"] < 0.3
     )
 
@@ -142,6 +156,18 @@ def read_card(card: NDArray[Any]) -> CardReading | None:
                   _shape(measures))  # fmt: skip
     return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
                        (n[2], c[2], s[2], h[2]))  # fmt: skip
+
+
+def _whole(symbols: list[NDArray[Any]]) -> bool:
+    """Whether these look like whole symbols: one to three of about one size, each filling
+    most of its hull (a broken outline gives pieces of line, which fill little of theirs)."""
+    if not symbols:
+        return False
+    largest = cv2.contourArea(symbols[0])
+    alike = [c for c in symbols if cv2.contourArea(c) >= 0.5 * largest]
+    return len(alike) <= 3 and all(
+        cv2.contourArea(c) >= 0.7 * cv2.contourArea(cv2.convexHull(c)) for c in alike
+    )
 
 
 def _symbols(mask: NDArray[Any]) -> list[NDArray[Any]]:
@@ -209,6 +235,8 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     # no fall inside: solid, or stripes so dense that they hold more than half the ink; the
     # inner part of the symbols tells them apart
     core = depth > (stroke * 1.4 + 1.5 if stroke is not None else max(2.0, 0.3 * depth.max()))
+    if not core.any():  # thin symbols with a thick outline: their middle line
+        core = depth >= 0.6 * depth.max()
     rim = (depth > 0) & (depth <= 2.5)
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     if not core.any() or not rim.any() or not paper.any():
@@ -301,10 +329,11 @@ def _shading(measures: dict[str, Any]) -> Read:
         if score >= 0.72:
             return 0, _sure(score - 0.72, 0.1), 1
         return 1, _sure(0.72 - score, 0.1), 0
-    if tint <= 0.1:
-        return 2, _sure(0.1 - tint, 0.04), 1
+    stripes = tint + 0.5 * measures["grain"]  # a pale fill, or lines still seen
+    if stripes <= 0.12:
+        return 2, _sure(0.12 - stripes, 0.04), 1
     if tint < 0.75:
-        return 1, _sure(min(tint - 0.1, 0.75 - tint), 0.04), 2 if tint < 0.4 else 0
+        return 1, _sure(min(stripes - 0.12, 0.75 - tint), 0.04), 2 if tint < 0.4 else 0
     return 0, _sure(tint - 0.75, 0.1), 1
 
 

@@ -96,17 +96,24 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
     from setgame.photo.card import SIZE, read_card
-    from setgame.photo.find import candidates, upright, warp
+    from setgame.photo.find import candidates, overlapping, upright, warp
 
     found, search_scale = candidates(rgb)
-    read: list[Placed] = []
+    read: list[tuple[Any, CardReading]] = []
     for candidate in found:
         quad = upright(candidate.quad * search_scale)
         reading = read_card(warp(rgb, quad, SIZE))
         if reading is not None:
-            corners = tuple((float(x) * scale, float(y) * scale) for x, y in quad)
-            read.append((corners, reading))
-    return _in_reading_order(_distinct(read))
+            read.append((quad, reading))
+    # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
+    # and each of them), the surest reading stays.
+    kept: list[tuple[Any, CardReading]] = []
+    for quad, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+        if not any(overlapping(quad, other) for other, _ in kept):
+            kept.append((quad, reading))
+    placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
+              for quad, reading in kept]  # fmt: skip
+    return _in_reading_order(_distinct(placed))
 
 
 def _distinct(read: list[Placed]) -> list[FoundCard]:
