@@ -160,20 +160,31 @@ def aspect(quad: Quad) -> float:
 
 
 def separate(found: list[Candidate]) -> list[Candidate]:
-    """The best candidate of each place: one whose centre lies inside a better one's
-    outline (the same card found by another mask, or a symbol inside a card) is dropped,
-    and so is one that holds a better one's centre (two cards taken as one)."""
+    """The best candidate of each outline: one of about the same size as a better one, each
+    holding the other's centre, is the same card found by another mask. (Nested outlines of
+    other sizes, a symbol inside a card or two cards taken as one, are all kept: the reader
+    tells which is a card, see :func:`overlapping`.)"""
     kept: list[Candidate] = []
     for candidate in sorted(found, key=lambda c: -c.score):
-        centre = _centre(candidate)
-        if any(_inside(k.quad, centre) or _inside(candidate.quad, _centre(k)) for k in kept):
-            continue
-        kept.append(candidate)
+        if not any(same_place(k.quad, candidate.quad) for k in kept):
+            kept.append(candidate)
     return kept
 
 
-def _centre(candidate: Candidate) -> tuple[float, float]:
-    x, y = candidate.quad.mean(axis=0)
+def same_place(one: Quad, other: Quad) -> bool:
+    """Whether two outlines are one card's: each holds the other's centre, and their areas
+    differ by less than a third."""
+    ratio = cv2.contourArea(one) / max(cv2.contourArea(other), 1e-6)
+    return 0.7 < ratio < 1.43 and overlapping(one, other)
+
+
+def overlapping(one: Quad, other: Quad) -> bool:
+    """Whether either outline holds the other's centre."""
+    return _inside(one, _mean(other)) or _inside(other, _mean(one))
+
+
+def _mean(quad: Quad) -> tuple[float, float]:
+    x, y = quad.mean(axis=0)
     return float(x), float(y)
 
 

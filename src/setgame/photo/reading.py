@@ -13,6 +13,10 @@ from setgame.rules.sets import find_sets
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from setgame.photo.card import CardReading
+
+    Placed = tuple[tuple[tuple[float, float], ...], CardReading]  # corners, reading
+
 
 @dataclass(frozen=True)
 class FoundCard:
@@ -92,19 +96,43 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
     from setgame.photo.card import SIZE, read_card
-    from setgame.photo.find import candidates, upright, warp
+    from setgame.photo.find import candidates, overlapping, upright, warp
 
     found, search_scale = candidates(rgb)
-    cards = []
+    read: list[tuple[Any, CardReading]] = []
     for candidate in found:
         quad = upright(candidate.quad * search_scale)
         reading = read_card(warp(rgb, quad, SIZE))
-        if reading is None:
-            continue
+        if reading is not None:
+            read.append((quad, reading))
+    # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
+    # and each of them), the surest reading stays.
+    kept: list[tuple[Any, CardReading]] = []
+    for quad, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+        if not any(overlapping(quad, other) for other, _ in kept):
+            kept.append((quad, reading))
+    placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
+              for quad, reading in kept]  # fmt: skip
+    return _in_reading_order(_distinct(placed))
+
+
+def _distinct(read: list[Placed]) -> list[FoundCard]:
+    """The cards, each code once where that can be: a deck holds every card once, so of two
+    cards read alike the less sure one is read again with its least sure value changed to
+    its second guess (when that card is not on the table either), and its confidence is
+    that of a guess (at most 0.5)."""
+    taken: set[str] = set()
+    cards = []
+    for corners, reading in sorted(read, key=lambda pair: -pair[1].confidence):
         code = card_name(make_card(*reading.values))
-        corners = tuple((float(x) * scale, float(y) * scale) for x, y in quad)
-        cards.append(FoundCard(code, corners, reading.confidence))
-    return _in_reading_order(cards)
+        confidence = reading.confidence
+        if code in taken:
+            second = card_name(make_card(*reading.second_guess()))
+            if second not in taken:
+                code, confidence = second, min(confidence, 0.5)
+        taken.add(code)
+        cards.append(FoundCard(code, corners, confidence))
+    return cards
 
 
 def _in_reading_order(cards: list[FoundCard]) -> list[FoundCard]:
