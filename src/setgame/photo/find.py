@@ -5,9 +5,10 @@ brightness (a dark or wooden table), or only by its edges (a white table); so th
 candidates come from several masks (brighter than the neighbourhood, Otsu's
 threshold, the regions closed by Canny's edges), each outline is fitted with a
 four-sided polygon whose corners are the crossings of lines fitted to its sides (a
-rounded corner is no corner), and overlapping candidates keep the best. Whether a
-candidate is a card at all is the reader's decision (:mod:`setgame.photo.card`):
-a box, a sheet of paper or a hand has no symbols of one colour on it.
+rounded corner is no corner), and outlines of one card found by several masks keep
+the best. Whether a candidate is a card at all is the reader's decision
+(:mod:`setgame.photo.card`): a box, a sheet of paper or a hand has no symbols of one
+colour on it, and of nested outlines (a symbol inside its card) the surest reading stays.
 """
 
 from __future__ import annotations
