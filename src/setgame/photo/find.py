@@ -54,7 +54,7 @@ def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
 
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     """Masks in which a card is one region: bright and pale against the neighbourhood,
-    above Otsu's threshold, and the regions between Canny's edges."""
+    above Otsu's threshold, and the regions between Canny's edges (thin and thickened)."""
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     saturation = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1]
     pale = (saturation < 90).astype(np.uint8) * 255
@@ -64,14 +64,17 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     brighter = (grey.astype(np.int16) > local.astype(np.int16) + 12).astype(np.uint8) * 255
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    between = cv2.bitwise_not(edges)
+    between = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    # a faint edge (a white card on a white table, its shadowed side) has gaps: thicker
+    # lines close them, at the cost of a region a few pixels inside the card
+    closed = cv2.bitwise_not(cv2.dilate(edges, np.ones((7, 7), np.uint8)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
     return [
         cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel),
         cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
         between,
+        closed,
     ]
 
 
