@@ -123,6 +123,9 @@ def score_photo(tally: Tally, data: bytes, truth: list[str], quads: list[np.ndar
         for i, code in enumerate(truth):
             tally.add_card(code, codes[paired[i]] if i in paired else None, where)
         tally.reported_right += sum(codes[j] == truth[i] for i, j in paired.items())
+        for j, card in enumerate(reading.cards):
+            if j not in paired.values():
+                tally.misses.append(f"{where}: {card.code} reported where no card lies")
     else:
         left = list(codes)
         missing = []

@@ -52,6 +52,39 @@ def test_every_card_face_is_read_right(printing: str, cast: str) -> None:
     assert wrong == []
 
 
+def shadowed(card: np.ndarray) -> np.ndarray:
+    """``card`` with a soft shadow across its upper half (a hand or the phone above it)."""
+    height = card.shape[0]
+    ramp = np.clip((np.arange(height) - 0.4 * height) / (0.2 * height), 0, 1)
+    light = (0.55 + 0.45 * ramp)[:, None, None]
+    return (card.astype(np.float32) * light).astype(np.uint8)
+
+
+def test_every_card_face_is_read_right_under_a_shadow() -> None:
+    wrong = []
+    for card in CARDS:
+        image = seen(shadowed(face(card, PRINTINGS["web"], 300)), CASTS["neutral"], 0)
+        reading = read_card(image)
+        got = None if reading is None else card_name(make_card(*reading.values))
+        if got != card_name(card):
+            wrong.append(f"{card_name(card)} read as {got}")
+    assert wrong == []
+
+
+def test_a_card_read_twice_gives_way_to_its_second_guess() -> None:
+    """A deck holds each card once: of two cards read alike, the less sure one takes its
+    second guess."""
+    from setgame.photo.card import CardReading
+    from setgame.photo.reading import _distinct
+
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    sure = CardReading(1, 0, 1, 0, (0.9, 0.9, 0.9, 0.9), (0, 1, 2, 1))
+    unsure = CardReading(1, 0, 1, 0, (0.9, 0.9, 0.55, 0.9), (0, 1, 2, 1))
+    cards = _distinct([(corners, unsure), (corners, sure)])
+    assert sorted(c.code for c in cards) == ["2ROD", "2RTD"]
+    assert min(c.confidence for c in cards) <= 0.5
+
+
 def test_a_card_read_upside_down_is_the_same_card() -> None:
     card = parse_card("3GTS")
     image = face(card, Printing(), 300)

@@ -69,9 +69,13 @@ class CardReading:
 
 
 def balanced(card: NDArray[Any]) -> NDArray[Any]:
-    """The card with its paper made neutral: each channel scaled so that its bright
-    majority (the paper) reaches 235."""
-    white = np.percentile(card.reshape(-1, 3), 75, axis=0).astype(np.float32)
+    """The card with its paper made neutral: each channel scaled so that the paper reaches
+    235. The paper is the pixels whose darkest channel is among the brightest (ink is dark
+    in at least one channel, even a light red or green), their median per channel."""
+    pixels = card.reshape(-1, 3)
+    darkest = pixels.min(axis=1)
+    paper = pixels[darkest >= np.percentile(darkest, 80)]
+    white = np.median(paper, axis=0).astype(np.float32)
     gain = 235.0 / np.maximum(white, 20.0)
     result: NDArray[Any] = np.clip(card.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     return result

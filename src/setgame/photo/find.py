@@ -5,9 +5,10 @@ brightness (a dark or wooden table), or only by its edges (a white table); so th
 candidates come from several masks (brighter than the neighbourhood, Otsu's
 threshold, the regions closed by Canny's edges), each outline is fitted with a
 four-sided polygon whose corners are the crossings of lines fitted to its sides (a
-rounded corner is no corner), and overlapping candidates keep the best. Whether a
-candidate is a card at all is the reader's decision (:mod:`setgame.photo.card`):
-a box, a sheet of paper or a hand has no symbols of one colour on it.
+rounded corner is no corner), and outlines of one card found by several masks keep
+the best. Whether a candidate is a card at all is the reader's decision
+(:mod:`setgame.photo.card`): a box, a sheet of paper or a hand has no symbols of one
+colour on it, and of nested outlines (a symbol inside its card) the surest reading stays.
 """
 
 from __future__ import annotations
@@ -46,14 +47,16 @@ def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
         rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
         interpolation=cv2.INTER_AREA)  # fmt: skip
     found: list[Candidate] = []
-    for mask in masks(small):
-        found.extend(outlines(mask))
+    for index, mask in enumerate(masks(small)):
+        # the thickened edges' region lies a few pixels inside its card: it stands in only
+        # where no other mask found that card
+        found.extend(outlines(mask, penalty=0.1 if index == 3 else 0.0))
     return separate(found), scale
 
 
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     """Masks in which a card is one region: bright and pale against the neighbourhood,
-    above Otsu's threshold, and the regions between Canny's edges."""
+    above Otsu's threshold, and the regions between Canny's edges (thin and thickened)."""
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     saturation = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1]
     pale = (saturation < 90).astype(np.uint8) * 255
@@ -63,18 +66,21 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     brighter = (grey.astype(np.int16) > local.astype(np.int16) + 12).astype(np.uint8) * 255
     _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    between = cv2.bitwise_not(edges)
+    between = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    # a faint edge (a white card on a white table, its shadowed side) has gaps: thicker
+    # lines close them, at the cost of a region a few pixels inside the card
+    closed = cv2.bitwise_not(cv2.dilate(edges, np.ones((7, 7), np.uint8)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
     return [
         cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel),
         cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
         between,
+        closed,
     ]
 
 
-def outlines(mask: NDArray[Any]) -> list[Candidate]:
+def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
     """The four-sided outlines among the regions of ``mask``."""
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     total = mask.shape[0] * mask.shape[1]
@@ -93,7 +99,7 @@ def outlines(mask: NDArray[Any]) -> list[Candidate]:
         ratio = aspect(quad)
         if fill < 0.85 or fill > 1.08 or not ASPECT[0] <= ratio <= ASPECT[1]:
             continue
-        found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1))
+        found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
     return found
 
 
