@@ -40,9 +40,14 @@ TOLERANT = {
 }
 """The whole test session is one client (127.0.0.1) opening connections as fast as it can:
 the test servers let it, unless a test sets these limits itself (tests/server/test_edge.py)."""
-TEST_LIMITS = {"SETGAME_ROOMS_PER_CLIENT": "100000"}
-"""The shared test servers create every room from one address (loopback): lift that cap
-there (tests of the caps start their own server with ``server_factory(env=...)``)."""
+TEST_LIMITS = {
+    "SETGAME_ROOMS_PER_CLIENT": "100000",
+    "SETGAME_PHOTO_BURST": "100000",
+    "SETGAME_PHOTO_SETS_PER_MINUTE": "100000",
+}
+"""The shared test servers create every room, and send every photo, from one address
+(loopback): lift those caps there (tests of the caps start their own server with
+``server_factory(env=...)``)."""
 
 
 def free_port() -> int:

@@ -26,9 +26,10 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "analysis": frozenset({"rules", "words"}),
     "bots": frozenset({"rules", "words"}),
     "arena": frozenset({"rules", "words", "analysis"}),  # pure too: times passed in
-    "server": frozenset({"rules", "words", "analysis", "bots", "arena"}),
+    "photo": frozenset({"rules"}),  # the cards in a photo of a table (docs/photo.md)
+    "server": frozenset({"rules", "words", "analysis", "bots", "arena", "photo"}),
     "tui": frozenset({"rules", "words", "analysis", "bots", "arena", "server"}),  # server.client
-    "cli": frozenset({"rules", "words", "analysis", "bots", "arena", "server", "tui"}),
+    "cli": frozenset({"rules", "words", "analysis", "bots", "arena", "server", "tui", "photo"}),
 }
 
 #: The modules outside ``setgame`` the rules may import: computation only. Not ``time``,

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -512,6 +513,45 @@ def _odds_json(
         ],
         "notes": notes,
     }
+
+
+# --- photo ----------------------------------------------------------------------
+
+
+@app.command(short_help=COMMANDS["photo"])
+def photo(
+    image: Annotated[Path, typer.Argument(help="A photo: JPEG, PNG or WebP.", metavar="IMAGE")],
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help='One JSON object: {"cards": [{"code", "corners", '
+                     '"confidence"}], "sets": [[...]], "seconds"} (docs/photo.md).'),
+    ] = False,
+    draw: Annotated[
+        Path | None,
+        typer.Option("--draw", metavar="OUT.png",
+                     help="Write the photo with each card outlined and each set in its color."),
+    ] = None,
+    language: Annotated[
+        Language | None, typer.Option("--lang", help="Language (default: the environment's).")
+    ] = None,
+) -> None:
+    """Find the SET cards in a photo of a table, read them, and print them and the sets
+    among them. A file that is not a photo, is damaged, or is too large is an error
+    (exit status 2)."""
+    from setgame.cli import photo as photo_cli
+
+    if language is not None:
+        _language[0] = language.value
+    try:
+        data, reading = photo_cli.read(image, lang())
+        if draw is not None:
+            photo_cli.draw(data, reading, draw, lang())
+    except photo_cli.PhotoFailure as failure:
+        fail(str(failure))
+    if as_json:
+        photo_cli.print_json(reading, sys.stdout)
+    else:
+        photo_cli.print_reading(reading, str(image), lang(), sys.stdout)
 
 
 # --- serve and play (implemented by the server and the terminal app) ------------

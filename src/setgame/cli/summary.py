@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "check": "Say whether three cards form a set (exit 0) or explain why not (exit 1).",
     "simulate": "Play whole games with nobody erring and print statistics (R17).",
     "odds": "The probability that random cards hold no set, and the same in play (R17).",
+    "photo": "Find the cards and the sets in a photo of a real table (JPEG, PNG, WebP).",
     "serve": "Run the multiplayer game server (web client included).",
     "play": "Play SET in the terminal: solo, against bots, practice, or online.",
     "admin": "Grant, revoke and list moderator and admin roles (on serve's database).",

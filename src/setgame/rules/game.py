@@ -62,7 +62,7 @@ from setgame.rules.actions import (
     action_from_dict,
     action_to_dict,
 )
-from setgame.rules.cards import Card
+from setgame.rules.cards import Card, parse_card
 from setgame.rules.claims import flaw_dicts
 from setgame.rules.errors import GameError
 from setgame.rules.kind import Group
@@ -535,7 +535,8 @@ class Game:
         s = self._s
         day = self.settings.day
         layout = daily_layout(day, self.seed) if day else ()  # the daily puzzle: no stock
-        self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout)  # R06
+        start = tuple(parse_card(code) for code in self.settings.start)  # a photo's table
+        self._t.deal(self.deck, f"setgame:{self.seed}:{s.round}", layout, start)  # R06
         s.phase = "playing"
         s.holder = s.deadline = None
         for p in self.players.values():

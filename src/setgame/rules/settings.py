@@ -3,7 +3,9 @@
 Each setting is checked when the settings are made, so a :class:`Settings` is always valid;
 a bad value is a :class:`~setgame.rules.errors.GameError` ``bad_setting`` quoting it. The variant
 settings (``docs/variants.md``): ``variant`` (stored by its canonical name),
-``table`` (cards dealt, 0 for the variant's size) and ``day`` (the daily puzzle).
+``table`` (cards dealt, 0 for the variant's size) and ``day`` (the daily puzzle); and
+``start``, this project's own: the cards a practice table starts with (a photo of a real
+table, issue 24).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from setgame.rules import decks as variant_decks
-from setgame.rules.cards import CardError, parse_deck
+from setgame.rules.cards import CardError, card_name, parse_cards, parse_deck
 from setgame.rules.errors import GameError
 from setgame.rules.puzzle import PuzzleError, parse_day
 from setgame.rules.variants import PUZZLE, Variant, VariantError, find_variant
@@ -35,6 +37,8 @@ RULES_VERSION: Final = 2
    among the last 12 cards cancels the solo penalty, however many were taken (R15).
 """
 RULES_VERSIONS: Final = (1, 2)
+MAX_START: Final = 21
+"""The most cards ``start`` may lay: any 21 cards hold a set (R11), so no real table holds more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,7 @@ class Settings:
     variant: str = "classic"  # any spelling find_variant reads; stored canonical
     table: int = 0  # cards dealt: 0 is the variant's table size
     day: str = ""  # puzzle: "YYYY-MM-DD" plays that day's daily puzzle
+    start: tuple[str, ...] = ()  # practice: the cards each round starts with, in notation
 
     def __post_init__(self) -> None:
         for name, allowed in (
@@ -77,11 +82,15 @@ class Settings:
         ):
             raise GameError("bad_setting", f"pick_seconds must be 1-60, not {seconds!r}")
         _check_variant(self)
+        _check_start(self)
 
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: it deep-copies field by field, and every view sent to every
         # player carries the settings (a third of the view's time in the load benchmark).
-        return {name: getattr(self, name) for name in _SETTING_NAMES}
+        data = {name: getattr(self, name) for name in _SETTING_NAMES}
+        if not self.start:  # as before the setting was made: views and replays unchanged
+            del data["start"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -128,6 +137,36 @@ def _check_variant(settings: Settings) -> None:
             "bad_setting",
             f"deck {settings.deck!r} filters the standard deck: {variant.title} needs 'full'",
         )
+
+
+def _check_start(settings: Settings) -> None:
+    """``start`` (ours): in a classic practice game only, at most :data:`MAX_START` distinct
+    cards of the game's deck, stored as a tuple of canonical codes (``2RTD``)."""
+    start: object = settings.start  # as given: from JSON, a list
+    if isinstance(start, str) or not isinstance(start, list | tuple):
+        raise GameError("bad_setting", f"start must be a list of card codes, not {start!r}")
+    if not start:
+        object.__setattr__(settings, "start", ())
+        return
+    if settings.mode != "practice" or settings.variant != "classic":
+        raise GameError(
+            "bad_setting",
+            f"start lays cards in a classic practice game only, not in {settings.mode} "
+            f"{settings.variant}",
+        )
+    if len(start) > MAX_START:
+        raise GameError(
+            "bad_setting", f"start holds {len(start)} cards: at most {MAX_START} (R11)"
+        )
+    try:
+        cards = parse_cards(start)  # distinct
+    except CardError as exc:
+        raise GameError("bad_setting", f"start: {exc}") from None
+    deck = set(parse_deck(settings.deck))
+    for code, card in zip(start, cards, strict=True):
+        if card not in deck:
+            raise GameError("bad_setting", f"start: {code!r} is not in the deck {settings.deck!r}")
+    object.__setattr__(settings, "start", tuple(card_name(c) for c in cards))
 
 
 def variant_of(settings: Settings) -> Variant:

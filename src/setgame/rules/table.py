@@ -80,19 +80,28 @@ class Table:
             "reshuffles": self.reshuffles,
         }
 
-    def deal(self, deck: Sequence[Card], key: str, layout: Sequence[Card] = ()) -> None:
+    def deal(
+        self,
+        deck: Sequence[Card],
+        key: str,
+        layout: Sequence[Card] = (),
+        start: Sequence[Card] = (),
+    ) -> None:
         """A new round (R06): shuffle ``deck`` (seeded by ``key``) and deal the layout; a
-        given ``layout`` (a puzzle's) is laid as it is, with an empty stock."""
+        given ``layout`` (a puzzle's) is laid as it is, with an empty stock; ``start`` (a
+        photo's table, ours) is laid as it is, the rest of ``deck`` shuffled as the stock."""
         self.key, self.reshuffles = key, 0
         self.previous, self.found, self.turned = None, [], []
         self.blind_misses = 0
         if layout:
             self.cards, self.stock = list(layout), []
             return
-        self.stock = list(deck)
+        laid = set(start)
+        self.stock = [card for card in deck if card not in laid]
         random.Random(key).shuffle(self.stock)
-        self.cards = []
-        self._lay()
+        self.cards = list(start)
+        if not start:
+            self._lay()
 
     def _lay(self) -> None:
         """Fill an empty layout up to its size from the stock."""

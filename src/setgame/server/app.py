@@ -37,6 +37,7 @@ from setgame.server import (
     memory,
     metrics_api,
     moderation_api,
+    photo_api,
     roomcap,
     wordfilter,
 )
@@ -140,6 +141,7 @@ _CURRENT: Final = {
     "leaderboard": "/leaderboard",
     "arenas": "/arena",
     "account": "/account",
+    "photo": "/photo",
 }
 """The pages the site header links to, by page name: that link is marked as the current page."""
 
@@ -182,7 +184,7 @@ def _page_headers(request: Request, lang: str) -> dict[str, str]:
         "Referrer-Policy": "same-origin",
         delivery.RELEASE_HEADER: delivery.release(request.app.state.web)[0],
         "Content-Security-Policy": (
-            "default-src 'self'; img-src 'self' data:; media-src 'self' data:; "
+            "default-src 'self'; img-src 'self' data: blob:; media-src 'self' data:; "
             "style-src 'self' 'unsafe-inline'; script-src 'self'; "
             f"connect-src 'self' ws://{host} wss://{host}; "
             "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
@@ -205,6 +207,11 @@ async def account_page(request: Request) -> Response:
 async def moderation_page(request: Request) -> Response:
     """The moderators' page; its data comes from ``/api/moderation/...`` (403 to others)."""
     return _page(request, "moderation")
+
+
+async def photo_page(request: Request) -> Response:
+    """A photo of a real table: its cards and sets (``photo_api.py``, issue 24)."""
+    return _page(request, "photo")
 
 
 async def leaderboard_page(request: Request) -> Response:
@@ -550,6 +557,7 @@ def routes(web: Path) -> list[Any]:
         Route("/room/{room_id}", room_page),
         Route("/replay/{game_id}", replay_page),
         Route("/puzzle", puzzle_page),
+        Route("/photo", photo_page),
         Route("/favicon.ico", favicon),
         Route("/offline", offline_page),
         Route("/manifest.webmanifest", manifest),
@@ -569,6 +577,7 @@ def routes(web: Path) -> list[Any]:
         *account_api.routes(),
         *moderation_api.routes(),
         *arena_api.routes(),
+        *photo_api.routes(),
         WebSocketRoute("/ws/{room_id}", websocket_endpoint),
         Mount("/static", delivery.Static(directory=web / "static", check_dir=False), name="static"),
     ]
@@ -640,6 +649,7 @@ def build(
             await rooms.close()
             await storage.close()
             app.state.accounts.hashing.close()
+            app.state.photo.close()
 
     middleware = proxy_middleware(limits) + delivery.middleware() + account_api.middleware(limits)
     every = routes(web) + metrics_api.routes(limits)
@@ -653,6 +663,7 @@ def build(
     app.state.web = web
     app.state.bind_host = bind_host
     app.state.creators = {}
+    app.state.photo = photo_api.PhotoDesk(limits)
     app.state.health, app.state.health_lock = None, asyncio.Lock()
     metrics_api.open_metrics(app, limits)
     return app

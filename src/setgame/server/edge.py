@@ -114,20 +114,22 @@ class BodyError(ValueError):
         self.status, self.code = status, code
 
 
-async def read_body(request: Request, limits: Limits) -> bytes:
-    """The body, streamed: refused (413) as soon as it is known to exceed ``body_bytes``,
-    without reading on, and (408) when it takes longer than ``body_seconds`` to arrive."""
-    cap = limits.body_bytes
+async def read_body(
+    request: Request, limits: Limits, cap: int | None = None, seconds: float | None = None
+) -> bytes:
+    """The body, streamed: refused (413) as soon as it is known to exceed ``cap`` (default
+    ``body_bytes``), without reading on, and (408) when it takes longer than ``seconds``
+    (default ``body_seconds``) to arrive."""
+    cap = limits.body_bytes if cap is None else cap
+    seconds = limits.body_seconds if seconds is None else seconds
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > cap):
         raise _too_big(request, declared, cap)
     try:
-        body = await asyncio.wait_for(_stream(request, cap), limits.body_seconds)
+        body = await asyncio.wait_for(_stream(request, cap), seconds)
     except TimeoutError:
         BITES("body_seconds", f"{client_host(request)} sent a body too slowly")
-        raise BodyError(
-            408, "too_slow", f"the body did not arrive within {limits.body_seconds:g} s"
-        ) from None
+        raise BodyError(408, "too_slow", f"the body did not arrive within {seconds:g} s") from None
     except ClientDisconnect:
         raise BodyError(400, "disconnected", "the client left before sending the body") from None
     if isinstance(body, int):

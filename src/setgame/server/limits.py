@@ -304,6 +304,55 @@ class Limits:
                   "game's chat (which holds 5,000); beyond them chat_share"},
     )
 
+    # -- photos of real tables (photo_api.py, issue 24) ------------------------------------
+
+    photo_bytes: int = field(
+        default=15 * 1_048_576,
+        metadata={"min": 1024, "max": 15 * 1_048_576, "doc": "largest photo upload in bytes "
+                  "(POST /api/photo); a larger one gets 413 and is not read further"},
+    )
+    photo_pixels: int = field(
+        default=50_000_000,
+        metadata={"min": 10_000, "max": 50_000_000, "doc": "most pixels a photo may have, "
+                  "read from its header before it is decoded (413 beyond)"},
+    )
+    photo_seconds: float = field(
+        default=60.0,
+        metadata={"min": 1, "max": 600, "doc": "seconds a photo upload has to arrive whole "
+                  "(a phone's upstream is slow); a slower one gets 408"},
+    )
+    photos_per_minute: float = field(
+        default=10.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "photos one client address may send "
+                  "to be read a minute..."},
+    )
+    photo_burst: int = field(
+        default=5,
+        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them 429 "
+                  "rate_limited (with Retry-After)"},
+    )
+    photo_uploads: int = field(
+        default=8,
+        metadata={"min": 1, "max": 1000, "doc": "photo uploads one server process reads and "
+                  "holds at once (each up to photo_bytes), a quarter of them (at least one) "
+                  "per client address; more get 503 busy"},
+    )
+    photos_at_once: int = field(
+        default=2,
+        metadata={"min": 1, "max": 64, "doc": "photos one server process reads (recognizes) "
+                  "at once, each on a worker thread; more get 503 busy with Retry-After"},
+    )
+    photo_nice: int = field(
+        default=10,
+        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
+                  "the photo threads run, so that the event loop serving the rooms comes first"},
+    )
+    photo_sets_per_minute: float = field(
+        default=120.0,
+        metadata={"min": 0.01, "max": 100_000.0, "doc": "corrected tables one client address "
+                  "may have judged a minute (POST /api/photo/sets), half of them at once"},
+    )
+
     # -- fair play: which games move ratings (players.py, docs/rules.md "Ratings") ---------
 
     rated_min_seconds: float = field(

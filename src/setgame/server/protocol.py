@@ -12,6 +12,8 @@ from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
+from setgame.rules.settings import MAX_START
+
 MAX_FRAME: Final = 4096
 """The largest client frame, in bytes of UTF-8."""
 MAX_DEPTH: Final = 16
@@ -344,6 +346,8 @@ class RoomSettings(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     variant: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "classic"
     table: Annotated[int, msgspec.Meta(ge=0, le=MAX_POSITION + 1)] = 0
     day: Annotated[str, msgspec.Meta(max_length=32)] = ""
+    # practice: the cards each round starts with (a photo's table; the engine checks them)
+    start: Annotated[tuple[CardCode, ...], msgspec.Meta(max_length=MAX_START)] = ()
     bots: Annotated[int, msgspec.Meta(ge=0, le=7)] = 0
     bot_level: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
     public: bool = True
@@ -393,4 +397,8 @@ a JSON object of settings, {} or nothing
 
 
 def settings_dict(settings: RoomSettings) -> dict[str, Any]:
-    return msgspec.to_builtins(settings)  # type: ignore[no-any-return]
+    """The settings as JSON; ``start`` only when given (rooms without it stay as they were)."""
+    data: dict[str, Any] = msgspec.to_builtins(settings)
+    if not data["start"]:
+        del data["start"]
+    return data

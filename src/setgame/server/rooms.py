@@ -120,6 +120,7 @@ def engine_settings(settings: p.RoomSettings) -> engine.Settings:
         variant=settings.variant,
         table=settings.table,
         day=settings.day,
+        start=settings.start,
     )
 
 
@@ -840,7 +841,7 @@ _TABLE_EVENTS: Final = frozenset(("round_started", "set_taken", "cards_added"))
 ENGINE_FIELDS: Final = frozenset(
     (
         "mode", "penalty", "no_set", "deck", "pick_seconds", "rounds", "lockout_lift",
-        "variant", "table", "day",
+        "variant", "table", "day", "start",
     )
 )
 """The room settings that are the engine's (rows stored before the variants lack the last

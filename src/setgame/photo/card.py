@@ -1,0 +1,360 @@
+"""Reading one card, seen from above (:data:`SIZE`): its number, color, shading and shape.
+
+The card's own white is the reference: each channel is scaled so that the card's paper
+is neutral grey-white (a warm lamp or a cool shade changes the paper as much as the
+ink). Ink is what has colour (Lab chroma) or is darker than the paper; the symbols are
+the large regions of ink, their holes filled. Then:
+
+- number: how many symbols of about the same size;
+- color: the hue angle of the strongest ink in Lab (red, including a camera's orange,
+  around +30 degrees; purple around -50; green around +150);
+- shading: the depth inside the symbols at which the ink falls to half of the outline's
+  is the outline's thickness; past it, how much of the ink's colour the inside holds
+  (along the ink's own Lab direction): none (open), some (striped, also when the stripes
+  blur into a pale fill); where the ink never falls, an even full fill is solid and a
+  lighter or grainy one very dense stripes;
+- shape: the silhouette's convexity (a squiggle has hollows) and how much of its
+  rotated bounding box it fills (a diamond half of it; an oval most of it, its corners
+  empty; a rectangle, which some printings draw for the diamond, all of it, corners too);
+- whether it is a card at all: one to three symbols across most of its width, in its
+  middle, on clean paper.
+
+Each reading has a margin: how far its measure lies from the nearest boundary; the
+card's confidence is made from the smallest of them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: The width and height a card is warped to (the proportions of 2 1/4 x 3 1/2 inches).
+SIZE: Final = (180, 280)
+#: The share of the card's width cut off each side before looking for symbols (the card's
+#: edge and the table beyond a loose outline).
+INSET: Final = 0.06
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """The values (0-2 each, in the notation's order) and how sure each is (0-1)."""
+
+    number: int
+    color: int
+    shading: int
+    shape: int
+    sureness: tuple[float, float, float, float]
+    #: Per attribute, the value across the nearest boundary (the second guess).
+    others: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def values(self) -> tuple[int, int, int, int]:
+        return (self.number, self.color, self.shading, self.shape)
+
+    def second_guess(self) -> tuple[int, int, int, int]:
+        """The values with the least sure one changed to its second guess."""
+        least = min(range(4), key=lambda i: self.sureness[i])
+        values = list(self.values)
+        values[least] = self.others[least]
+        return (values[0], values[1], values[2], values[3])
+
+    @property
+    def confidence(self) -> float:
+        return float(min(self.sureness))
+
+
+def balanced(card: NDArray[Any]) -> NDArray[Any]:
+    """The card with its paper made neutral: each channel scaled so that the paper reaches
+    235. The paper is the pixels whose darkest channel is among the brightest (ink is dark
+    in at least one channel, even a light red or green), their median per channel."""
+    pixels = card.reshape(-1, 3)
+    darkest = pixels.min(axis=1)
+    paper = pixels[darkest >= np.percentile(darkest, 80)]
+    white = np.median(paper, axis=0).astype(np.float32)
+    gain = 235.0 / np.maximum(white, 20.0)
+    result: NDArray[Any] = np.clip(card.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return result
+
+
+def ink_map(card: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Per pixel, how much ink it holds (chroma, and darkness against the paper nearby), and
+    the Lab image (float, a and b centred on 0).
+
+    The paper's lightness is taken around each pixel (the grey, colourless pixels, blurred
+    wide): a shadow across the card or light falling off towards one end darkens the paper
+    as much as the ink, and must not read as ink."""
+    lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab[:, :, 1:] -= 128.0
+    light = lab[:, :, 0]
+    chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
+    paper = (chroma < 12).astype(np.float32)
+    sigma = SIZE[0] / 10
+    weight = cv2.GaussianBlur(paper, (0, 0), sigma)
+    around = cv2.GaussianBlur(light * paper, (0, 0), sigma) / np.maximum(weight, 1e-3)
+    fallback = float(np.percentile(light, 75))
+    around = np.where(weight > 0.05, around, fallback)
+    dark = np.maximum(around - light, 0.0)
+    return np.maximum(chroma, dark * 0.6).astype(np.float32), lab
+
+
+def measure(card: NDArray[Any]) -> dict[str, Any] | None:
+    """The measures a card is read from (see the module docstring), or None when there is
+    no ink of symbols on it."""
+    card = balanced(cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA))
+    ink, lab = ink_map(card)
+    inset = round(INSET * SIZE[0])
+    inner = np.zeros(ink.shape, np.uint8)
+    inner[inset:-inset, inset:-inset] = 1
+    strong = float(np.percentile(ink[inner > 0], 99))
+    if strong < 18:
+        return None  # no ink at all: a blank sheet of paper
+    threshold = max(12.0, strong * 0.3)
+    raw = ((ink > threshold) & (inner > 0)).astype(np.uint8) * 255
+    symbols: list[NDArray[Any]] = []
+    for size in (3, 7, 11):  # an outline broken by glare or blur: closed by a larger one
+        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        symbols = _symbols(mask)
+        if _whole(symbols):
+            break
+    if not symbols:
+        return None
+    areas = [cv2.contourArea(c) for c in symbols]
+    alike = [a for a in areas if a >= 0.5 * areas[0]]
+    kept = symbols[: len(alike)]
+    silhouette = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(silhouette, kept, -1, 255, cv2.FILLED)
+    return {
+        "areas": [a / areas[0] for a in areas],
+        "count": len(alike),
+        **_layout(kept, raw, silhouette, inner),
+        **_hue(lab, ink, silhouette),
+        **_fill(ink, lab, silhouette, inner),
+        **_outline(kept),
+    }
+
+
+def plausible(measures: dict[str, Any]) -> bool:
+    """Whether the measures are a SET card's: one to three symbols across most of the
+    card's width, in its middle, on clean paper (a box's lid, a patterned cloth, a printed
+    page or a hand fail one of these)."""
+    return bool(
+        measures["count"] <= 3
+        and 0.4 <= measures["span"] <= 1.0
+        and measures["offset"] < 0.35
+        and measures["stray"] < 0.3
+    )
+
+
+def read_card(card: NDArray[Any]) -> CardReading | None:
+    """The reading of a card seen from above (RGB, any size: it is resized to
+    :data:`SIZE`), or None when it does not look like a SET card."""
+    measures = measure(card)
+    if measures is None or not plausible(measures):
+        return None
+    n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),
+                  _shape(measures))  # fmt: skip
+    return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
+                       (n[2], c[2], s[2], h[2]))  # fmt: skip
+
+
+def _whole(symbols: list[NDArray[Any]]) -> bool:
+    """Whether these look like whole symbols: one to three of about one size, each filling
+    most of its hull (a broken outline gives pieces of line, which fill little of theirs)."""
+    if not symbols:
+        return False
+    largest = cv2.contourArea(symbols[0])
+    alike = [c for c in symbols if cv2.contourArea(c) >= 0.5 * largest]
+    return len(alike) <= 3 and all(
+        cv2.contourArea(c) >= 0.7 * cv2.contourArea(cv2.convexHull(c)) for c in alike
+    )
+
+
+def _symbols(mask: NDArray[Any]) -> list[NDArray[Any]]:
+    """The outer outlines of the ink regions large enough to be symbols, largest first."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    least = 0.02 * SIZE[0] * SIZE[1]
+    big = [c for c in contours if cv2.contourArea(c) >= least]
+    return sorted(big, key=cv2.contourArea, reverse=True)
+
+
+#: A reading of one attribute: the value, how sure (0.5-1), the second guess.
+Read = tuple[int, float, int]
+
+
+def _number(areas: list[float]) -> Read:
+    """How many symbols (0-2 for one to three) of about the largest one's size (``areas``:
+    each region's area over the largest's, largest first)."""
+    alike = [a for a in areas if a >= 0.5]
+    nearest_other = max(areas[len(alike):], default=0.0)
+    fewer, more = min(alike) - 0.5, 0.5 - nearest_other
+    value = len(alike) - 1
+    other = value - 1 if (fewer < more and value > 0) or value == 2 else value + 1
+    return value, _sure(min(fewer, more), 0.3), other
+
+
+def _hue(lab: NDArray[Any], ink: NDArray[Any], silhouette: NDArray[Any]) -> dict[str, float]:
+    """The hue angle (degrees, Lab a-b plane), chroma and lightness of the strongest ink."""
+    inside = silhouette > 0
+    cut = np.percentile(ink[inside], 70)
+    chosen = inside & (ink >= cut)
+    a = float(np.mean(lab[:, :, 1][chosen]))
+    b = float(np.mean(lab[:, :, 2][chosen]))
+    return {"angle": math.degrees(math.atan2(b, a)), "chroma": math.hypot(a, b),
+            "lightness": float(np.mean(lab[:, :, 0][chosen]))}  # fmt: skip
+
+
+def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[Any],
+            inner: NDArray[Any]) -> dict[str, float]:  # fmt: skip
+    """Whether this looks like a SET card at all: ``stray``, the share of the paper around
+    the symbols that holds ink (a pattern, print, a photo); ``offset``, how far the symbols'
+    middle lies from the card's (in card widths); ``span``, the symbols' long side over the
+    card's width; ``across``, how far the symbols spread across the card's width (they
+    stand one above the other, so little) in card widths."""
+    size = max(3, round(0.05 * SIZE[0])) | 1
+    paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
+    stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)
+    points = np.concatenate([c.reshape(-1, 2) for c in symbols]).astype(np.float32)
+    low, high = points.min(axis=0), points.max(axis=0)
+    middle = (low + high) / 2 - np.array([SIZE[0], SIZE[1]], np.float32) / 2
+    spans = [max(cv2.minAreaRect(c)[1]) for c in symbols]
+    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0],
+            "span": float(np.median(spans)) / SIZE[0],
+            "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
+
+
+def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
+          inner: NDArray[Any]) -> dict[str, float]:  # fmt: skip
+    """How much of the ink's colour the inside of the symbols holds (their outline worn
+    away), against the paper around them (0) and the outline (1): ``fill`` by the ink
+    measure, ``tint`` by the Lab colour along the ink's own direction (noise of other
+    hues cancels out)."""
+    size = max(3, round(0.05 * SIZE[0])) | 1
+    depth = cv2.distanceTransform(silhouette, cv2.DIST_L2, 3)
+    stroke = _stroke(ink, depth)
+    # no fall inside: solid, or stripes so dense that they hold more than half the ink; the
+    # inner part of the symbols tells them apart
+    core = depth > (stroke * 1.4 + 1.5 if stroke is not None else max(2.0, 0.3 * depth.max()))
+    if not core.any():  # thin symbols with a thick outline: their middle line
+        core = depth >= 0.6 * depth.max()
+    rim = (depth > 0) & (depth <= 2.5)
+    paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
+    if not core.any() or not rim.any() or not paper.any():
+        return {"fill": 1.0, "tint": 1.0, "grain": 0.0, "fell": float(stroke is not None)}
+    edge = float(np.percentile(ink[rim], 90))
+    base = float(np.mean(ink[paper]))
+    fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
+    strong = rim & (ink >= np.percentile(ink[rim], 75))
+    colour = np.array([lab[:, :, i][strong].mean() for i in range(3)])
+    white = np.array([lab[:, :, i][paper].mean() for i in range(3)])
+    inside = np.array([lab[:, :, i][core].mean() for i in range(3)])
+    span = colour - white
+    tint = float((inside - white) @ span / max(float(span @ span), 1.0))
+    # stripes still seen: the ink inside varies from line to line (a solid fill does not)
+    grain = float(np.std(ink[core])) / max(edge - base, 1.0)
+    return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None)}
+
+
+def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float | None:
+    """How thick the symbols' outline is (pixels): the depth inside the silhouette at which
+    the ink first falls below half of the outline's; None when it never does (a solid
+    symbol, or very dense stripes)."""
+    deepest = int(depth.max())
+    levels = np.minimum(depth, deepest + 1).astype(np.int32)
+    sums = np.bincount(levels.ravel(), weights=ink.ravel(), minlength=deepest + 2)
+    counts = np.bincount(levels.ravel(), minlength=deepest + 2)
+    present = counts[1:] > 0  # depths no pixel has say nothing
+    profile = sums[1:] / np.maximum(counts[1:], 1)
+    top = float(profile[:3].max())
+    low = np.nonzero((profile < 0.5 * top) & present)[0]
+    return float(low[0]) if len(low) else None
+
+
+def _outline(symbols: list[NDArray[Any]]) -> dict[str, float]:
+    """The silhouettes' median solidity (area over convex hull), extent (area over the
+    rotated bounding box) and corners (of a coarse polygon)."""
+    solidity, extent, corners = [], [], []
+    for contour in symbols:
+        area = cv2.contourArea(contour)
+        hull = cv2.contourArea(cv2.convexHull(contour))
+        box = cv2.minAreaRect(contour)
+        solidity.append(area / max(hull, 1.0))
+        extent.append(area / max(box[1][0] * box[1][1], 1.0))
+        corners.append(_corners_filled(contour, box))
+    return {"solidity": float(np.median(solidity)), "extent": float(np.median(extent)),
+            "corners": float(np.median(corners))}  # fmt: skip
+
+
+def _corners_filled(contour: NDArray[Any], box: Any) -> float:
+    """How much of the four corners of the symbol's rotated bounding box the symbol fills
+    (a square of a fifth of its short side in each): a rectangle all, an oval or a diamond
+    almost nothing."""
+    (cx, cy), (w, h), angle = box
+    side = 0.2 * min(w, h)
+    if side < 1:
+        return 0.0
+    turn = np.radians(angle)
+    axes = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
+    filled = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        for u in (0.25, 0.75):
+            for v in (0.25, 0.75):  # four points inside each corner square
+                dx = sx * (w / 2 - u * side)
+                dy = sy * (h / 2 - v * side)
+                x, y = np.array([cx, cy]) + dx * axes[0] + dy * axes[1]
+                filled.append(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0)
+    return float(np.mean(filled))
+
+
+def _color(angle: float) -> Read:
+    """Red (0), green (1) or purple (2) from the hue angle of the strongest ink."""
+    # boundaries: purple | red at -12 degrees, red | green at 100, green | purple at -120;
+    # each value's neighbours below and above
+    bounds = {0: (-12.0, 100.0, 2, 1), 1: (100.0, 240.0, 0, 2), 2: (-120.0, -12.0, 1, 0)}
+    for value, (low, high, below, above) in bounds.items():
+        turned = angle if low <= angle < high else angle + 360
+        if low <= turned < high:
+            other = below if turned - low < high - turned else above
+            return value, _sure(min(turned - low, high - turned), 25.0), other
+    return 0, 0.5, 1
+
+
+def _shading(measures: dict[str, Any]) -> Read:
+    """Solid (0), striped (1) or open (2) from the ink inside the symbols: past the outline
+    (where the ink fell), none is open and some is striped; where it never fell, a full even
+    fill is solid and a lighter or grainy one is very dense stripes."""
+    tint = measures["tint"]
+    if not measures["fell"]:
+        score = tint - measures["grain"]
+        if score >= 0.72:
+            return 0, _sure(score - 0.72, 0.1), 1
+        return 1, _sure(0.72 - score, 0.1), 0
+    stripes = tint + 0.5 * measures["grain"]  # a pale fill, or lines still seen
+    if stripes <= 0.12:
+        return 2, _sure(0.12 - stripes, 0.04), 1
+    if tint < 0.75:
+        return 1, _sure(min(stripes - 0.12, 0.75 - tint), 0.04), 2 if tint < 0.4 else 0
+    return 0, _sure(tint - 0.75, 0.1), 1
+
+
+def _shape(measures: dict[str, Any]) -> Read:
+    """Diamond (0), oval (1) or squiggle (2) from the symbols' silhouettes."""
+    s, e = measures["solidity"], measures["extent"]
+    if s < 0.915:
+        return 2, _sure(0.915 - s, 0.04), 1 if e >= 0.68 else 0
+    if e < 0.68:
+        return 0, _sure(0.68 - e, 0.08), 1 if 0.68 - e < s - 0.915 else 2
+    if e >= 0.8 and measures["corners"] > 0.55:  # a rectangle: some printings' diamond
+        return 0, _sure(measures["corners"] - 0.55, 0.2), 1
+    margins = {2: s - 0.915, 0: e - 0.68, 3: 0.55 - measures["corners"]}
+    nearest = min(margins, key=margins.__getitem__)
+    return 1, _sure(margins[nearest], 0.04), 0 if nearest == 3 else nearest
+
+
+def _sure(margin: float, scale: float) -> float:
+    """0.5 at the boundary, towards 1 as the measure moves ``scale`` away from it."""
+    return float(0.5 + 0.5 * math.tanh(max(margin, 0.0) / scale))

@@ -1,0 +1,220 @@
+"""Finding the cards in a photo: pale, bright four-sided shapes, under any perspective.
+
+Each card is a white rounded rectangle. A card stands out from its table by its
+brightness (a dark or wooden table), or only by its edges (a white table); so the
+candidates come from several masks (brighter than the neighbourhood, Otsu's
+threshold, the regions closed by Canny's edges), each outline is fitted with a
+four-sided polygon whose corners are the crossings of lines fitted to its sides (a
+rounded corner is no corner), and outlines of one card found by several masks keep
+the best. Whether a candidate is a card at all is the reader's decision
+(:mod:`setgame.photo.card`): a box, a sheet of paper or a hand has no symbols of one
+colour on it, and of nested outlines (a symbol inside its card) the surest reading stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: The long side (pixels) the search runs at.
+SEARCH: Final = 1000
+#: A card's long side over its short side (2 1/4 x 3 1/2 inches: 1.56), and how far
+#: perspective may stretch it.
+ASPECT: Final = (1.15, 2.3)
+#: A card's smallest and largest share of the photo.
+AREA: Final = (0.0015, 0.5)
+
+Quad = NDArray[Any]  # 4 x 2, clockwise
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A four-sided outline (in the searched image's pixels) and how card-like it is."""
+
+    quad: Quad
+    score: float
+
+
+def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
+    """The card-like outlines of ``rgb``, best first, without overlaps, and the scale from
+    the searched image to ``rgb`` (multiply a quad by it)."""
+    scale = max(rgb.shape[:2]) / SEARCH if max(rgb.shape[:2]) > SEARCH else 1.0
+    small = rgb if scale == 1.0 else cv2.resize(
+        rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
+        interpolation=cv2.INTER_AREA)  # fmt: skip
+    found: list[Candidate] = []
+    for index, mask in enumerate(masks(small)):
+        # the thickened edges' region lies a few pixels inside its card: it stands in only
+        # where no other mask found that card
+        found.extend(outlines(mask, penalty=0.1 if index == 3 else 0.0))
+    return separate(found), scale
+
+
+def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
+    """Masks in which a card is one region: bright and pale against the neighbourhood,
+    above Otsu's threshold, and the regions between Canny's edges (thin and thickened)."""
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    saturation = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1]
+    pale = (saturation < 90).astype(np.uint8) * 255
+    size = max(grey.shape)
+    block = (size // 8) | 1
+    local = cv2.blur(grey, (block, block))
+    brighter = (grey.astype(np.int16) > local.astype(np.int16) + 12).astype(np.uint8) * 255
+    _, otsu = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
+    between = cv2.bitwise_not(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    # a faint edge (a white card on a white table, its shadowed side) has gaps: thicker
+    # lines close them, at the cost of a region a few pixels inside the card
+    closed = cv2.bitwise_not(cv2.dilate(edges, np.ones((7, 7), np.uint8)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
+    return [
+        cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel),
+        cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
+        between,
+        closed,
+    ]
+
+
+def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
+    """The four-sided outlines among the regions of ``mask``."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    total = mask.shape[0] * mask.shape[1]
+    found = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if not AREA[0] * total <= area <= AREA[1] * total:
+            continue
+        quad = fit_quad(contour)
+        if quad is None:
+            continue
+        quad_area = cv2.contourArea(quad)
+        if quad_area <= 0:
+            continue
+        fill = area / quad_area
+        ratio = aspect(quad)
+        if fill < 0.85 or fill > 1.08 or not ASPECT[0] <= ratio <= ASPECT[1]:
+            continue
+        found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
+    return found
+
+
+def fit_quad(contour: NDArray[Any]) -> Quad | None:
+    """Four corners for a rounded-rectangle outline: the polygon of its hull, and each
+    corner moved to the crossing of the lines fitted to its two sides."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for share in (0.02, 0.03, 0.05, 0.08):
+        poly = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(poly) == 4:
+            break
+    else:
+        return None
+    corners = clockwise(poly.reshape(4, 2).astype(np.float32))
+    return refine(corners, contour.reshape(-1, 2).astype(np.float32))
+
+
+def refine(corners: Quad, points: NDArray[Any]) -> Quad:
+    """The corners where lines fitted to the contour's four sides cross (the middle part
+    of each side only: the rounded ends would pull the line inwards)."""
+    lines = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        side = b - a
+        length = float(np.hypot(*side))
+        if length < 4:
+            return corners
+        t = (points - a) @ side / length**2
+        normal = np.array([-side[1], side[0]]) / length
+        near = np.abs((points - a) @ normal) < max(3.0, 0.04 * length)
+        chosen = points[near & (t > 0.15) & (t < 0.85)]
+        if len(chosen) < 5:
+            return corners
+        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    crossed = []
+    for i in range(4):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        det = d[0] * -e[1] - d[1] * -e[0]
+        if abs(det) < 1e-6:
+            return corners
+        t = ((q - p)[0] * -e[1] - (q - p)[1] * -e[0]) / det
+        crossed.append(p + t * d)
+    result = np.array(crossed, dtype=np.float32)
+    if np.abs(result - corners).max() > 0.15 * np.sqrt(cv2.contourArea(corners)):
+        return corners  # the lines went astray: keep the polygon's own corners
+    return result
+
+
+def clockwise(points: Quad) -> Quad:
+    """The four points in clockwise order on screen (y downwards), from the one whose
+    angle around the centre comes first."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    return points[np.argsort(angles)]
+
+
+def aspect(quad: Quad) -> float:
+    """The long side over the short side, each the mean of two opposite sides."""
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    one, two = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(max(one, two) / max(min(one, two), 1e-6))
+
+
+def separate(found: list[Candidate]) -> list[Candidate]:
+    """The best candidate of each outline: one of about the same size as a better one, each
+    holding the other's centre, is the same card found by another mask. (Nested outlines of
+    other sizes, a symbol inside a card or two cards taken as one, are all kept: the reader
+    tells which is a card, see :func:`overlapping`.)"""
+    kept: list[Candidate] = []
+    for candidate in sorted(found, key=lambda c: -c.score):
+        if not any(same_place(k.quad, candidate.quad) for k in kept):
+            kept.append(candidate)
+    return kept
+
+
+def same_place(one: Quad, other: Quad) -> bool:
+    """Whether two outlines are one card's: each holds the other's centre, and their areas
+    differ by less than a third."""
+    ratio = cv2.contourArea(one) / max(cv2.contourArea(other), 1e-6)
+    return 0.7 < ratio < 1.43 and overlapping(one, other)
+
+
+def overlapping(one: Quad, other: Quad) -> bool:
+    """Whether either outline holds the other's centre."""
+    return _inside(one, _mean(other)) or _inside(other, _mean(one))
+
+
+def _mean(quad: Quad) -> tuple[float, float]:
+    x, y = quad.mean(axis=0)
+    return float(x), float(y)
+
+
+def _inside(quad: Quad, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
+
+
+def upright(quad: Quad) -> Quad:
+    """The corners clockwise from the card's top left as it is read upright (long side
+    vertical): the first side is a short one; of the two ways up, the one whose first
+    corner is nearer the photo's top left."""
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    other = start + 2
+    if quad[other].sum() < quad[start].sum():
+        start = other
+    return np.roll(quad, -start, axis=0)
+
+
+def warp(rgb: NDArray[Any], quad: Quad, size: tuple[int, int]) -> NDArray[Any]:
+    """The card inside ``quad`` (upright order) seen from above, ``size`` = (width, height)."""
+    width, height = size
+    target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
+                      dtype=np.float32)  # fmt: skip
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    return cv2.warpPerspective(rgb, matrix, (width, height), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip

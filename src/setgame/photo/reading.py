@@ -1,0 +1,155 @@
+"""The reading of a photo: the cards found in it and the sets among them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from setgame.photo.errors import MAX_BYTES, MAX_PIXELS, PhotoError
+from setgame.rules.cards import card_name, make_card
+from setgame.rules.sets import find_sets
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from setgame.photo.card import CardReading
+
+    Placed = tuple[tuple[tuple[float, float], ...], CardReading]  # corners, reading
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card found in the photo: its code (``"2RTD"``), its four corners (``[x, y]`` in
+    the pixels of the photo as shown, at full size, clockwise from the card's top left) and
+    how sure the reading of its values is (0-1)."""
+
+    code: str
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What :func:`read_photo` saw: the cards, the sets among them (each three codes, by
+    the rules' own judge), the size of the photo as shown and the seconds it took."""
+
+    cards: list[FoundCard]
+    sets: list[tuple[str, ...]]
+    width: int
+    height: int
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` shape of issue 24: ``{"cards": [...], "sets": [...], "seconds"}``."""
+        return {
+            "cards": [card.to_json() for card in self.cards],
+            "sets": [list(group) for group in self.sets],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def sets_of(codes: list[str]) -> list[tuple[str, ...]]:
+    """The sets among ``codes`` (a card read twice counts once)."""
+    from setgame.rules.cards import parse_card
+
+    distinct = list(dict.fromkeys(parse_card(code) for code in codes))
+    return [tuple(card_name(c) for c in group) for group in find_sets(distinct)]
+
+
+def read_photo(data: bytes | NDArray[Any], *, max_pixels: int = MAX_PIXELS,
+               max_bytes: int = MAX_BYTES) -> Reading:  # fmt: skip
+    """The cards in a photo and the sets among them.
+
+    ``data`` is the bytes of a JPEG, PNG or WebP file (its header is checked against
+    ``max_bytes`` and ``max_pixels`` before anything is decoded) or an RGB ``uint8`` array.
+    Raises :class:`PhotoError` when it cannot be read.
+    """
+    start = time.perf_counter()
+    from setgame.photo.decode import decode, from_array
+
+    if isinstance(data, bytes | bytearray | memoryview):
+        rgb, header = decode(bytes(data), max_pixels=max_pixels, max_bytes=max_bytes)
+        width, height = header.width, header.height
+    else:
+        rgb = from_array(data)
+        height, width = rgb.shape[:2]
+        if width * height > max_pixels:
+            raise PhotoError(
+                "too_many_pixels",
+                f"the image is {width} x {height} pixels (at most {max_pixels:,})",
+                width=width, height=height, limit=max_pixels,
+            )  # fmt: skip
+    cards = find_cards(rgb, width / rgb.shape[1])
+    codes = [card.code for card in cards]
+    return Reading(cards, sets_of(codes), width, height, time.perf_counter() - start)
+
+
+def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
+    """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
+    pixels to the photo's), in reading order (top to bottom, then left to right)."""
+    from setgame.photo.card import SIZE, read_card
+    from setgame.photo.find import candidates, overlapping, upright, warp
+
+    found, search_scale = candidates(rgb)
+    read: list[tuple[Any, CardReading]] = []
+    for candidate in found:
+        quad = upright(candidate.quad * search_scale)
+        reading = read_card(warp(rgb, quad, SIZE))
+        if reading is not None:
+            read.append((quad, reading))
+    # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
+    # and each of them), the surest reading stays.
+    kept: list[tuple[Any, CardReading]] = []
+    for quad, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+        if not any(overlapping(quad, other) for other, _ in kept):
+            kept.append((quad, reading))
+    placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
+              for quad, reading in kept]  # fmt: skip
+    return _in_reading_order(_distinct(placed))
+
+
+def _distinct(read: list[Placed]) -> list[FoundCard]:
+    """The cards, each code once where that can be: a deck holds every card once, so of two
+    cards read alike the less sure one is read again with its least sure value changed to
+    its second guess (when that card is not on the table either), and its confidence is
+    that of a guess (at most 0.5)."""
+    taken: set[str] = set()
+    cards = []
+    for corners, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+        code = card_name(make_card(*reading.values))
+        confidence = reading.confidence
+        if code in taken:
+            second = card_name(make_card(*reading.second_guess()))
+            if second not in taken:
+                code, confidence = second, min(confidence, 0.5)
+        taken.add(code)
+        cards.append(FoundCard(code, corners, confidence))
+    return cards
+
+
+def _in_reading_order(cards: list[FoundCard]) -> list[FoundCard]:
+    """Rows of cards (centres within half a card's height of each other), top to bottom,
+    each left to right."""
+    def centre(card: FoundCard) -> tuple[float, float]:
+        xs, ys = zip(*card.corners, strict=True)
+        return sum(xs) / 4, sum(ys) / 4
+
+    if not cards:
+        return []
+    heights = sorted(max(y for _, y in c.corners) - min(y for _, y in c.corners) for c in cards)
+    step = heights[len(heights) // 2] / 2
+    ordered = sorted(cards, key=lambda c: centre(c)[1])
+    rows: list[list[FoundCard]] = [[ordered[0]]]
+    for card in ordered[1:]:
+        if centre(card)[1] - centre(rows[-1][0])[1] > step:
+            rows.append([])
+        rows[-1].append(card)
+    return [card for row in rows for card in sorted(row, key=lambda c: centre(c)[0])]
