@@ -366,7 +366,7 @@ VOID = {"br", "hr", "img", "wbr"}
 SECTIONS = ("cards", "set", "magic", "play", "wrong", "no-set", "round-end", "scoring", "match",
             "solo", "beginner", "odds", "editions", "variants",
             *(f"variant-{name}" for name in VARIANTS if name != "classic"), "daily-puzzle",
-            "own", "ratings")  # fmt: skip
+            "own", "ratings", "arenas")  # fmt: skip
 SETTINGS = ("pick_seconds", "penalty", "point", "lockout", "both", "none", "no_set", "vote",
             "auto", "rounds", "single", "deck", "beginner", "mode", "solo", "practice")  # fmt: skip
 
