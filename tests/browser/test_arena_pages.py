@@ -102,7 +102,7 @@ def test_two_players_join_are_paired_play_and_see_the_standings(
     expect(pages[0].locator("[data-arena-next]")).to_have_text("Waiting for opponents…")
     join(pages[1], base, arena, names[1], alone=False)
     for page in pages:  # the pairing takes both into one room, with the way back
-        expect(page).to_have_url(re.compile(rf"/room/\w+\?arena={arena}$"), timeout=20_000)
+        expect(page).to_have_url(re.compile(rf"/room/[\w-]+\?arena={arena}$"), timeout=20_000)
         expect(page.locator("main")).to_have_attribute("data-phase", "playing", timeout=20_000)
     assert pages[0].url == pages[1].url
     for page, name in zip(pages, names, strict=True):  # seated by the pairing's token
@@ -130,7 +130,7 @@ def test_two_players_join_are_paired_play_and_see_the_standings(
     assert "/room/" in pages[1].url  # "Stay here" held
     pages[1].click("[data-arena-back] a")  # back: both wait, and are paired again
     for page in pages:
-        expect(page).to_have_url(re.compile(r"/room/\w+\?arena="), timeout=20_000)
+        expect(page).to_have_url(re.compile(r"/room/[\w-]+\?arena="), timeout=20_000)
     assert pages[0].url == pages[1].url
 
 
@@ -288,7 +288,7 @@ def test_a_spectator_sees_the_podium_and_the_profiles_the_arena(
             playing.start()
             expect(page.locator("[data-standing]")).to_have_count(2, timeout=15_000)
             watch = page.locator("[data-arena-games] li[data-arena-game-room] a").first
-            expect(watch).to_have_attribute("href", re.compile(rf"^/room/\w+\?arena={arena}$"))
+            expect(watch).to_have_attribute("href", re.compile(rf"^/room/[\w-]+\?arena={arena}$"))
             playing.join()
         expect(page.locator("main")).to_have_attribute("data-arena-status", "finished")
         podium = page.locator("[data-arena-podium] li")

@@ -66,10 +66,6 @@ def _board(app: SetApp) -> str:
     return str(app.arena_board.content)
 
 
-@pytest.mark.xfail(
-    reason="fails after the final merge: the standings never show Tess (issue 23 note)",
-    strict=False,
-)
 async def test_the_terminal_plays_an_arenas_pairing_and_shows_the_standings(
     arena_base: str, clock: FakeClock
 ) -> None:
@@ -80,7 +76,8 @@ async def test_the_terminal_plays_an_arenas_pairing_and_shows_the_standings(
     async with app.run_test(size=(100, 30)) as pilot:
         await _until(app, clock, lambda: app.view.get("phase") == "arena")
         assert app.screen.has_class("arena-between") and app.arena_board.display
-        assert "Arena: Classic" in _board(app) and "Tess" in _board(app)
+        await _until(app, clock, lambda: "Tess" in _board(app), timeout=2)
+        assert "Arena: Classic" in _board(app)
         assert "p: pause or play on" in str(app.holder_bar.content)
         opponent = asyncio.create_task(olga.run(time.monotonic() + 60))
         await _until(app, clock, lambda: app.view.get("phase") == "playing")

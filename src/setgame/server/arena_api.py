@@ -334,6 +334,8 @@ async def _join(arena: Arena, conn: ArenaSocket) -> None:
         await _enter(arena, conn)
     arena.tell(conn.player or "", arena.queue_message(conn.player or ""))
     arena.changed()
+    # the joiner sees their own row at once; the others within standings_seconds
+    conn.send(arena.standings_text(conn.player))
 
 
 async def _join_elsewhere(arena: Arena, conn: ArenaSocket) -> None:

@@ -41,6 +41,7 @@ let current = 0;
 let editing = null; // index into cards, or cards.length for a new card
 let photoURL = null;
 let asked = 0; // the photos chosen so far: an answer to an earlier one is dropped
+let started = null; // the page's words and card pictures loading (main)
 
 // --- reading a photo ---------------------------------------------------------------
 
@@ -59,6 +60,7 @@ function fail(text) {
 
 async function readPhoto(chosen) {
   if (!chosen) return;
+  await started; // a photo chosen while the page still loads its words waits for them
   fail("");
   $("#photo-play-error").textContent = "";
   const file = await lighter(chosen);
@@ -435,17 +437,19 @@ function keys(event) {
 }
 
 async function main() {
-  await init({ cards: true });
-  ensureDefs();
-  $("#photo-img").alt = t("photo.img");
-  // On a phone the camera opens at once; a desktop (or a phone's gallery) chooses a file.
-  $("#photo-camera").hidden = !touchOnly();
+  // The inputs listen before the words have loaded: a photo chosen at once is not lost.
   for (const input of document.querySelectorAll("input[type=file]")) {
     input.addEventListener("change", () => {
       readPhoto(input.files?.[0]);
       input.value = ""; // the same photo again is a new reading
     });
   }
+  started = init({ cards: true });
+  await started;
+  ensureDefs();
+  $("#photo-img").alt = t("photo.img");
+  // On a phone the camera opens at once; a desktop (or a phone's gallery) chooses a file.
+  $("#photo-camera").hidden = !touchOnly();
   document.querySelector("[data-action=prev-set]").addEventListener("click", () => showSet(current - 1));
   document.querySelector("[data-action=next-set]").addEventListener("click", () => showSet(current + 1));
   document.querySelector("[data-action=add-card]").addEventListener("click", () => openFix(cards.length));
