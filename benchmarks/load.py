@@ -70,6 +70,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+import server_metrics  # benchmarks/ (run as a script: its folder is on the path)
 from setgame.analysis.batch import find_sets_batch
 from setgame.rules.cards import card_name, parse_cards
 from setgame.server.client import Client, ClientError, Message, create_room, table_sets
@@ -1010,7 +1011,10 @@ def _load(
     if machine_before is not None and machine_after is not None:
         busy = machine_after[0] - machine_before[0]
         total.machine_cpu = busy / max(machine_after[1] - machine_before[1], 1e-9)
-    return report(total, idle, players, opts, processes)
+    out = report(total, idle, players, opts, processes)
+    if os.environ.get("SETGAME_METRICS") == "1":  # --metrics: each process's own figures
+        out["server_metrics"] = [server_metrics.scrape(base) for base in bases]
+    return out
 
 
 def _tracebacks(lines: list[str], keep: int = 3) -> list[str]:
@@ -1277,6 +1281,11 @@ def main(argv: list[str] | None = None) -> int:
         help="run its own server from this src folder (another checkout: an A/B comparison)",
     )
     parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
+    parser.add_argument(
+        "--metrics", action="store_true",
+        help="turn the servers' /metrics on and add what each measured (commits, loop lag, "
+        "collector pauses, pick to broadcast, relays) to the report: server_metrics",
+    )
     parser.add_argument("--samples", help="write each latency and ping with its time (JSON)")
     parser.add_argument("--keepalive", type=float, default=20.0, help="ping interval; 0: none")
     parser.add_argument("--deflate", action="store_true", help="per-message compression")
@@ -1292,6 +1301,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"need players >= room size >= 1, got {args.players!r}, {args.room_size!r}")
     opts = Options(args.room_size, args.seconds, deck=args.deck, rounds=args.rounds)
     opts.samples = args.samples
+    if args.metrics:  # the servers started here inherit it (SERVER_ENV adds to os.environ)
+        os.environ["SETGAME_METRICS"] = "1"
     opts.keepalive = args.keepalive or None
     opts.compression = "deflate" if args.deflate else None
     if args.quick:  # fast players, so that games end and start again within seconds

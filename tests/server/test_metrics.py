@@ -95,6 +95,10 @@ def test_the_metrics_move_when_a_game_is_played(tmp_path: Path) -> None:
     assert after[("setgame_errors_total", (("code", "bad_message"),))] == 1
     assert after[("setgame_rooms", (("phase", "playing"),))] == 1
     assert after[("setgame_gc_pause_seconds_count", (("generation", "2"),))] >= 1
+    # the loop-lag probe wakes every 10 ms while the app runs
+    assert after[("setgame_loop_lag_seconds_count", ())] > before.get(
+        ("setgame_loop_lag_seconds_count", ()), 0
+    )
     assert after[("setgame_websockets", ())] == 0  # the socket closed with the test's block
 
 

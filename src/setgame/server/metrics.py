@@ -3,8 +3,9 @@
 The server calls a :class:`Probe` at a few points: a commit of the storage's writer
 (``Storage._commit``), an action committed and broadcast (``Room._commit``), an action asked
 for by a player and answered (``Room.act``), an error sent to a socket (``sockets._error``), a
-request relayed between processes (``cluster/node.py``). The plain :class:`Probe` does nothing:
-that is the server without metrics (the default). :class:`Metrics` records them with the
+request relayed between processes (``cluster/node.py``); and, while the app runs, the
+collector's pauses and how late the event loop wakes (:data:`LAG_PERIOD`). The plain
+:class:`Probe` does nothing: that is the server without metrics (the default). :class:`Metrics` records them with the
 ``prometheus_client`` library in a registry of its own (never the library's global one: two
 apps in one process, as the tests make, do not mix), and reads what exists now (rooms,
 sockets) when it is scraped. The route and who may read it: ``metrics_api.py``.
@@ -12,6 +13,8 @@ sockets) when it is scraped. The route and who may read it: ``metrics_api.py``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import Iterable
@@ -33,6 +36,10 @@ ANSWER: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 """Histogram buckets (seconds) of an action from its request to its broadcast."""
 WRITES: Final = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 """Histogram buckets of the writes one group commit carries."""
+LAG_PERIOD: Final = 0.01
+"""Seconds between two wake-ups of the loop-lag probe: how late each comes is the time the
+event loop spent on other work (a burst of messages, a commit, a collection) or off the CPU
+before it could run a ready callback, which every socket of the process waits out too."""
 
 
 class Probe:
@@ -88,7 +95,12 @@ class Metrics(Probe):
         self.pauses = Histogram(
             "setgame_gc_pause_seconds", "Pauses of Python's garbage collector, by "
             "generation.", ["generation"], buckets=FAST, registry=registry)
+        self.lag = Histogram(
+            "setgame_loop_lag_seconds", "How late the event loop ran a timer due every "
+            f"{LAG_PERIOD * 1000:.0f} ms (its stalls: every socket waits them out).",
+            buckets=FAST, registry=registry)
         registry.register(_Now(state))
+        self._lag_task: asyncio.Task[None] | None = None
         self._children: dict[tuple[str, str], Any] = {}
         self._gc_began = 0.0
 
@@ -124,11 +136,23 @@ class Metrics(Probe):
     # --- the garbage collector --------------------------------------------------------------
 
     def start(self) -> None:
+        """From now on: the collector's pauses, and the loop's lag (in a running loop)."""
         gc.callbacks.append(self._gc)
+        with contextlib.suppress(RuntimeError):  # no running loop: no lag to measure
+            self._lag_task = asyncio.get_running_loop().create_task(self._probe_lag())
 
     def stop(self) -> None:
         if self._gc in gc.callbacks:
             gc.callbacks.remove(self._gc)
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            self._lag_task = None
+
+    async def _probe_lag(self) -> None:
+        while True:
+            due = time.perf_counter() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.lag.observe(max(0.0, time.perf_counter() - due))
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
