@@ -5,10 +5,11 @@ The server calls a :class:`Probe` at a few points: a commit of the storage's wri
 for by a player and answered (``Room.act``), an error sent to a socket (``sockets._error``), a
 request relayed between processes (``cluster/node.py``); and, while the app runs, the
 collector's pauses and how late the event loop wakes (:data:`LAG_PERIOD`). The plain
-:class:`Probe` does nothing: that is the server without metrics (the default). :class:`Metrics` records them with the
-``prometheus_client`` library in a registry of its own (never the library's global one: two
-apps in one process, as the tests make, do not mix), and reads what exists now (rooms,
-sockets) when it is scraped. The route and who may read it: ``metrics_api.py``.
+:class:`Probe` does nothing: that is the server without metrics (the default).
+:class:`Metrics` records them with the ``prometheus_client`` library in a registry of its
+own (never the library's global one: two apps in one process, as the tests make, do not
+mix), and reads what exists now (rooms, sockets) when it is scraped. The route and who may
+read it: ``metrics_api.py``.
 """
 
 from __future__ import annotations
