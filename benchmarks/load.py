@@ -58,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import contextmanager
@@ -338,6 +339,7 @@ class Options:
     compression: str | None = None  # "deflate" as browsers negotiate, or None
     server_pids: tuple[int, ...] = ()  # the server processes, for their CPU time while playing
     service_pids: tuple[tuple[str, int], ...] = ()  # (name, root pid): PostgreSQL, Redis
+    route: str = "spread"  # --route: a room's players spread over the processes, or "room"
 
 
 def servers_cpu(pids: Sequence[int]) -> float | None:
@@ -638,14 +640,19 @@ def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Trip
 async def _connect(
     bases: Sequence[str], room: Room, seat: int, opts: Options, stats: Stats, solver: TableSolver
 ) -> None:
-    # Round-robin from the owner: a room's players are spread over every server process.
-    where = (room.owner + seat) % len(bases)
+    if opts.route == "room":
+        # The balancer of docs/deploy.md ("Room affinity"): the room id hashed, every player
+        # of a room on one process, which the room moves to (SETGAME_ROOM_AFFINITY) if it
+        # was created elsewhere and nobody is connected to it yet.
+        where = zlib.crc32(room.id.encode()) % len(bases)
+    else:  # round-robin from the owner: a room's players spread over every server process
+        where = (room.owner + seat) % len(bases)
     client = await Client.connect(
         bases[where], room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
     )
     await client.join(f"p{seat}-{room.id[:6]}", timeout=30)
     bot = Bot(client, room, seat, opts, stats, solver)
-    bot.on_owner = where == room.owner
+    bot.on_owner = where == room.owner or opts.route == "room"  # it moved there
     room.players.append(bot)
     stats.connected += 1
 
@@ -1282,6 +1289,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--db-dir", help="where the temporary SQLite file goes (default: TMPDIR)")
     parser.add_argument(
+        "--route", choices=("room", "spread"), default="room",
+        help="with --processes: 'room' plays a load balancer that hashes the room id "
+        "(every player of a room on one process, the servers with SETGAME_ROOM_AFFINITY: "
+        "docs/deploy.md); 'spread': a room's players round-robin over the processes",
+    )
+    parser.add_argument(
         "--metrics", action="store_true",
         help="turn the servers' /metrics on and add what each measured (commits, loop lag, "
         "collector pauses, pick to broadcast, relays) to the report: server_metrics",
@@ -1303,6 +1316,9 @@ def main(argv: list[str] | None = None) -> int:
     opts.samples = args.samples
     if args.metrics:  # the servers started here inherit it (SERVER_ENV adds to os.environ)
         os.environ["SETGAME_METRICS"] = "1"
+    opts.route = args.route
+    if args.route == "room":  # as the metrics: the servers started here inherit it
+        os.environ["SETGAME_ROOM_AFFINITY"] = "1"
     opts.keepalive = args.keepalive or None
     opts.compression = "deflate" if args.deflate else None
     if args.quick:  # fast players, so that games end and start again within seconds

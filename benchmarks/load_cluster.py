@@ -98,6 +98,7 @@ def _one_run(
             result = _load(servers, players, watched, generators)
             result["services"] = per_action(before, service_counters(db, redis), result)
         result["server_processes"] = count
+        result["route"] = opts.route  # "room": each room's players on one process (--route)
         result["mirror_p50_ratio_to_owner"] = hop_ratio(result)
         result["ratios_to_sqlite"] = ratios(result, sqlite)
         out.append(result)

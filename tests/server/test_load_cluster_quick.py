@@ -44,7 +44,8 @@ def test_load_benchmark_on_two_processes_relays_across_them_without_errors() -> 
     _needs_services()
     done = subprocess.run(
         [sys.executable, str(LOAD), "--processes", "2", "--players", "16", "--seconds", "4",
-         "--deck", "beginner", "--rounds", "single", "--speed", "10", "--json"],
+         "--deck", "beginner", "--rounds", "single", "--speed", "10", "--route", "spread",
+         "--json"],
         capture_output=True,
         text=True,
         timeout=170,
@@ -72,6 +73,34 @@ def test_load_benchmark_on_two_processes_relays_across_them_without_errors() -> 
     assert set(two["service_cpu_ms_per_action"]) == {"postgresql", "redis"}
     assert two["services"]["pg_commits_per_action"] > 0
     assert two["server_written_bytes_per_action"] > 0
+
+
+@pytest.mark.slow
+def test_load_benchmark_routing_by_room_plays_every_room_on_its_owner() -> None:
+    """``--route room`` (the default): the balancer hashing the room id, the servers with
+    room affinity: the rooms created on the other process move, nothing is relayed; and
+    ``--metrics`` reports each process's own figures."""
+    _needs_services()
+    done = subprocess.run(
+        [sys.executable, str(LOAD), "--processes", "2", "--players", "16", "--seconds", "4",
+         "--deck", "beginner", "--rounds", "single", "--speed", "10", "--metrics", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    [two] = report["cluster"]
+    _check(two, 16)
+    assert two["route"] == "room"
+    assert two["pick_to_mirror_player_latency"]["count"] == 0
+    metrics = two["server_metrics"]
+    assert len(metrics) == 2  # one summary per process
+    for process in metrics:
+        assert process["relays"].get("sent", 0) == 0  # every player on its room's owner
+        assert process["loop_lag"]["count"] > 0
+    assert sum(process["commit"]["count"] for process in metrics) > 0
+    assert report["sqlite_single_process"]["server_metrics"][0]["commit"]["count"] > 0
 
 
 @pytest.mark.parametrize("bad", ["0", "21", "x"])

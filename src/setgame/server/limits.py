@@ -390,6 +390,16 @@ class Limits:
                   "against computer players"},
     )
 
+    # -- several processes (cluster/, docs/cluster.md) ------------------------------------------
+
+    room_affinity: bool = field(
+        default=False,
+        metadata={"doc": "the load balancer sends every websocket of a room to one process "
+                  "(it hashes the room id in the path, docs/deploy.md): a room nobody is "
+                  "connected to moves to the process its first player reaches, so that its "
+                  "players play on its owner, without relays"},
+    )
+
     # -- operations: /metrics (metrics_api.py, docs/deploy.md "Metrics") -----------------------
 
     metrics: bool = field(

@@ -69,6 +69,9 @@ database commit and a read of the room's log) never holds the loop or the databa
 while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
+HANDOVER_SECONDS: Final = 1.0
+"""How long a process waits for a room's owner to hand the room over (room affinity)
+before it mirrors the room as without affinity."""
 """How long a relayed request waits for the owner's answer."""
 REDIS_CONNECTIONS: Final = 100
 """Connections to Redis at most (besides the subscription and the publisher's own)."""
@@ -133,7 +136,9 @@ class ClusterRooms(Rooms):
 
     def _forget_creator(self, room: Room) -> None:
         super()._forget_creator(room)
-        if isinstance(room, OwnedRoom):  # a mirror's room still counts: its owner has it
+        # a mirror's room still counts: its owner has it; so does a room handed over (its
+        # new owner counts it for its creator from then on: Node._hand_over)
+        if isinstance(room, OwnedRoom) and room.id not in self.node.handing_over:
             self.node.quota.release(room.id, room.creator)
 
     async def _bring_back(self, rid: str) -> Room | None:
@@ -197,6 +202,7 @@ class Node:
         self.quota = Quota(client, rooms.limits)
         self.pubsub: Any = client.pubsub()
         self._ids = itertools.count(1)
+        self.handing_over: set[str] = set()  # rooms leaving for another process (affinity)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         # a moderator's action on another process (moderation_api.py): each process applies
         # it to its own rooms and sockets
@@ -280,6 +286,11 @@ class Node:
         if await self.storage.room_record(rid) is None:
             return None  # an unknown room: no lease, no token, nothing written
         owner = await self.leases.owner(rid)
+        if owner is not None and owner != self.me and self.rooms.limits.room_affinity:
+            moved = await self._handed_over(rid, owner)
+            if moved is not None:
+                return moved
+            owner = await self.leases.owner(rid)
         if owner is None or owner == self.me:
             if await self.leases.acquire(rid):
                 return await self._take_over(rid)
@@ -298,6 +309,60 @@ class Node:
         self._send(room_channel(rid), {"k": "owner", "room": rid, "owner": self.me})
         log.info("cluster: room %s taken over at version %d", rid, room.version)
         return room
+
+    async def _handed_over(self, rid: str, owner: str) -> Room | None:
+        """Room affinity (``docs/cluster.md``, "Room affinity"): ask the owner of ``rid``
+        to let it go to this process, which it does when nobody is connected to the room
+        on any process; then take it over from the log, as after any owner's going, and
+        count it for its creator's address. None: it stays where it is (to be mirrored)."""
+        answer = await self._ask(owner, {"k": "handover", "room": rid}, HANDOVER_SECONDS)
+        if not answer or not answer.get("ok") or not await self.leases.acquire(rid):
+            return None
+        room = await self._take_over(rid)
+        creator = answer.get("creator")
+        if room is not None and isinstance(creator, str):
+            room.creator = creator  # its address's cap counts it here now (quota.tick)
+            self.rooms.by_client.setdefault(creator, set()).add(rid)
+        log.info("cluster: room %s handed over by %s", rid, owner)
+        return room
+
+    async def _hand_over(self, request: dict[str, Any]) -> None:
+        """The owner's side of :meth:`_handed_over`: the room leaves this process if nobody
+        is connected to it here or elsewhere (checked and removed with no wait between, so
+        no socket joins it meanwhile) and nothing of this process follows it (an arena's
+        rooms stay with their arena); its lease is let go before the answer."""
+        rid = str(request.get("room"))
+        room = self.rooms.rooms.get(rid)
+        answer: dict[str, Any] = {"k": "rep", "id": request.get("id"), "ok": False}
+        if isinstance(room, OwnedRoom) and _movable(room):
+            creator = room.creator
+            self.handing_over.add(rid)
+            try:
+                await self.drop(room)
+            finally:
+                self.handing_over.discard(rid)
+            try:
+                await self.leases.release(rid)
+            except (RedisError, OSError) as exc:  # the lease runs out; takeovers follow
+                log.warning("cluster: room %s handed over, its lease not let go: %s", rid, exc)
+            else:
+                answer |= {"ok": True, "creator": creator}
+        self._send(process_channel(str(request.get("from"))), answer)
+
+    async def _ask(
+        self, process: str, message: dict[str, Any], seconds: float
+    ) -> dict[str, Any] | None:
+        """Send ``message`` to ``process``; its reply, or None after ``seconds``."""
+        number = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[number] = future
+        self._send(process_channel(process), message | {"id": number, "from": self.me})
+        try:
+            return await asyncio.wait_for(future, seconds)
+        except TimeoutError:
+            return None
+        finally:
+            self._waiting.pop(number, None)
 
     async def _mirror(self, rid: str, owner: str | None) -> Room | None:
         self._buffer[rid] = []
@@ -512,8 +577,9 @@ class Node:
             future = self._waiting.get(int(message.get("id") or 0))
             if future is not None and not future.done():
                 future.set_result(message)
-        elif kind == "req":
-            task = asyncio.create_task(self._answer(message))
+        elif kind in ("req", "handover"):
+            answer = self._answer if kind == "req" else self._hand_over
+            task = asyncio.create_task(answer(message))
             self._handlers.add(task)
             task.add_done_callback(self._handlers.discard)
         elif kind == "mod":
@@ -753,6 +819,17 @@ def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
         room._spawn(room._set_away(player, False))
     elif not room._online(player):
         room._spawn(room._away_after_grace(player))
+
+
+def _movable(room: OwnedRoom) -> bool:
+    """Nobody is connected to ``room`` on any process, and no arena of this process follows
+    it (an arena watches its games' rooms where it opened them: ``arenas.py``)."""
+    if room.broken or room.sockets or room.conns or room.remote:
+        return False
+    if (room.creator or "").startswith("arena:"):
+        return False
+    watchers = (type(getattr(hook, "__self__", None)).__module__ for hook in room.on_change)
+    return not any(module.startswith("setgame.server.arena") for module in watchers)
 
 
 def ranked_first(room: str, processes: set[str]) -> str:
