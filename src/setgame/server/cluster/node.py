@@ -69,9 +69,12 @@ database commit and a read of the room's log) never holds the loop or the databa
 while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
-HANDOVER_SECONDS: Final = 1.0
+HANDOVER_SECONDS: Final = RELAY_SECONDS
 """How long a process waits for a room's owner to hand the room over (room affinity)
-before it mirrors the room as without affinity."""
+before it mirrors the room as without affinity. As long as a relay: an owner that answers
+late may have let the room go meanwhile, and the asker would then mirror a room nobody owns
+(its players' requests refused, ``owner_moved``, until a lease check finds it free); only an
+owner that died with the lease still held (3 s at most) makes the first socket wait it out."""
 """How long a relayed request waits for the owner's answer."""
 REDIS_CONNECTIONS: Final = 100
 """Connections to Redis at most (besides the subscription and the publisher's own)."""
