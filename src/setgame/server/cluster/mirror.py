@@ -44,6 +44,8 @@ class MirrorRoom(Room):
         self.owner: str | None = None
         self._joining: dict[str, tuple[Connection, str]] = {}  # token hash -> (conn, token)
         self.elsewhere: set[str] = set()  # players connected, as the owner last said
+        # the owner's messages waiting behind one that reads the database (Node._route)
+        self.behind: list[dict[str, Any]] | None = None
         use_chat(self, MirrorChat(self))
 
     def connected(self) -> set[str | None]:

@@ -513,25 +513,46 @@ class Node:
             raise engine.GameError(str(error["code"]), str(error["message"]))
 
     async def _follow(self, room: MirrorRoom, message: dict[str, Any]) -> None:
-        if message["k"] in ("gone", "owner"):
-            room.set_owner(message.get("owner"))
-            return
+        if not _follow_now(room, message):
+            await self._follow_from_database(room, message)
+
+    async def _follow_from_database(self, room: MirrorRoom, message: dict[str, Any]) -> None:
+        """A chat line (a gap in the lines is read from the database) or an action that
+        does not follow the mirror's version (a new game, a lost message): the log read."""
         if message["k"] == "chat":
             chat = chat_of(room)
             if isinstance(chat, MirrorChat):
                 await chat.follow(message["line"])
             return
-        if message["k"] == "online":
-            room.elsewhere_online([str(p) for p in message.get("players", [])])
-            return
-        if message["k"] == "ratings":
-            room.tell_ratings(msgspec.json.decode(str(message["ratings"]), type=p.Ratings))
-            return
-        if message["k"] == "act" and room.apply(message):
-            return
         record = await snapshot(self.storage, room.id)
         if record is not None and not room.broken:
             room.resync(record)
+
+    def _route(self, room: MirrorRoom, message: dict[str, Any]) -> None:
+        """Follow ``message`` in its room's order without holding up the other rooms: one
+        that needs the database (a new game's log, a gap in the chat) is followed in a task
+        of its room's own, and the room's later messages queue behind it, while the
+        listener goes on with every other room's (before, one room's read of its log held
+        up every message of the process: its relays' replies, the other rooms' actions)."""
+        if room.behind is not None:
+            room.behind.append(message)
+        elif not _follow_now(room, message):
+            room.behind = [message]
+            task = asyncio.create_task(self._catch_up(room))
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+
+    async def _catch_up(self, room: MirrorRoom) -> None:
+        backlog = room.behind or []
+        try:
+            while backlog:
+                message = backlog.pop(0)
+                try:
+                    await self._follow(room, message)
+                except Exception:
+                    log.exception("cluster: message %r of room %s failed", message, room.id)
+        finally:
+            room.behind = None
 
     # --- loops ----------------------------------------------------------------------
 
@@ -596,7 +617,7 @@ class Node:
                 return
             room = self.rooms.rooms.get(rid)
             if isinstance(room, MirrorRoom) and not room.broken:
-                await self._follow(room, message)
+                self._route(room, message)
 
     async def _watch(self) -> None:
         while True:
@@ -822,6 +843,20 @@ def _here(room: OwnedRoom, player: str, process: str, connected: bool) -> None:
         room._spawn(room._set_away(player, False))
     elif not room._online(player):
         room._spawn(room._away_after_grace(player))
+
+
+def _follow_now(room: MirrorRoom, message: dict[str, Any]) -> bool:
+    """Apply what needs no database read: True when done."""
+    kind = message["k"]
+    if kind in ("gone", "owner"):
+        room.set_owner(message.get("owner"))
+    elif kind == "online":
+        room.elsewhere_online([str(p) for p in message.get("players", [])])
+    elif kind == "ratings":
+        room.tell_ratings(msgspec.json.decode(str(message["ratings"]), type=p.Ratings))
+    else:
+        return kind == "act" and room.apply(message)
+    return True
 
 
 def _movable(room: OwnedRoom) -> bool:
