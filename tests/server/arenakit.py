@@ -23,6 +23,13 @@ from websockets.exceptions import ConnectionClosed
 from setgame.rules.cards import card_names, parse_cards
 from setgame.rules.sets import find_sets
 
+# The throwaway servers' helpers are shared with the benchmarks (benchmarks/services.py); this
+# module is also imported by tests/tui and tests/browser, where tests/server/conftest.py is not.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import services
+
+free_port = services.free_port
+
 FAST = {
     "SETGAME_ARENA_TIME_SCALE": "0.04",  # a 10-minute arena lasts 24 s
     "SETGAME_ARENA_PAIR_SECONDS": "0.2",
@@ -56,12 +63,7 @@ def server(db: Path | str, port: int, env: dict[str, str] | None = None,
                 time.sleep(0.1)
             yield base
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            services.stop_process(proc, 10)
 
 
 def cookie_of(client: httpx.Client) -> str:
