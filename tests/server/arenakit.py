@@ -38,6 +38,9 @@ FAST = {
     "SETGAME_ARENA_START_SECONDS": "2",
     "SETGAME_ARENA_STANDINGS_SECONDS": "0.2",
 }
+BY_HAND = {**FAST, "SETGAME_ARENA_TIME_SCALE": "0.2", "SETGAME_ARENA_BOT_SECONDS": "60"}
+"""Times of an arena played by hand (a terminal's keys, a page's clicks): a 10-minute arena
+lasts 120 s, and nobody gets a computer opponent for a minute."""
 
 
 @contextlib.contextmanager
@@ -78,6 +81,16 @@ def creator(base: str, name: str = "Host") -> httpx.Client:
         answer = client.post("/api/account/claim", json={"name": name, "password": "correct horse"})
     assert answer.status_code == 201, answer.text
     return httpx.Client(base_url=base, timeout=10, cookies=client.cookies)
+
+
+def new_arena(base: str, name: str = "Host", **settings: Any) -> str:
+    """A private arena (beginner's deck, 10 minutes, starting at once unless ``settings``
+    say otherwise) created over the API by a signed-in player ``name``; its id."""
+    with creator(base, name) as host:
+        body = {"deck": "beginner", "minutes": 10, "starts_in_seconds": 0, **settings}
+        answer = host.post("/api/arenas", json=body)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
 
 
 @dataclass
