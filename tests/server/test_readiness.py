@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +24,25 @@ from setgame.server.client import Client, Disconnected, ServerError
 PING_BOUND = 2.0 + 1.5  # PING_SECONDS, and room for a busy machine
 
 
-@pytest.fixture
-def postgres() -> Iterator[services.Server]:
-    """A PostgreSQL of this test's own: it is stopped here."""
+def _own(start: Callable[[], AbstractContextManager[services.Server]]) -> Iterator[services.Server]:
+    """The server ``start`` starts, or skip when the machine lacks it."""
     try:
-        with services.postgres_server() as server:
+        with start() as server:
             yield server
     except services.Missing as missing:
         pytest.skip(str(missing))
+
+
+@pytest.fixture
+def postgres() -> Iterator[services.Server]:
+    """A PostgreSQL of this test's own: it is stopped here."""
+    yield from _own(services.postgres_server)
 
 
 @pytest.fixture
 def redis() -> Iterator[services.Server]:
-    try:
-        with services.redis_server() as server:
-            yield server
-    except services.Missing as missing:
-        pytest.skip(str(missing))
+    """A Redis of this test's own: it is hung and stopped here."""
+    yield from _own(services.redis_server)
 
 
 @pytest.fixture
