@@ -86,12 +86,17 @@ async def serves_what_it_can(http: httpx.AsyncClient, server: str) -> None:
     assert (await http.get(f"{server}/api/rooms")).status_code == 200
 
 
+async def all_ready(http: httpx.AsyncClient, servers: list[LiveServer]) -> None:
+    """Until every process is ready (``/api/ready`` answers 200, ``{"ok": true}``)."""
+    for server in servers:
+        assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+
+
 async def test_the_database_stopped_and_started_again(
     two: list[LiveServer], postgres: services.Server
 ) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await asyncio.to_thread(postgres.stop)  # pg_ctl stop -m fast
         for server in two:
             down = await until(http, f"{server}/api/ready", 503)
@@ -103,8 +108,7 @@ async def test_the_database_stopped_and_started_again(
         refused = await http.post(f"{two[0]}/api/rooms", json={})
         assert refused.status_code == 503, refused.text
         await asyncio.to_thread(postgres.start)
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await plays_again(http, two)
 
 
@@ -112,8 +116,7 @@ async def test_redis_hung_then_stopped_then_started_again(
     two: list[LiveServer], redis: services.Server
 ) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         redis.pause()  # hangs: every answer must still come within the ping's timeout
         try:
             for server in two:
@@ -122,15 +125,13 @@ async def test_redis_hung_then_stopped_then_started_again(
                 await serves_what_it_can(http, server)
         finally:
             redis.resume()
-        for server in two:
-            await until(http, f"{server}/api/ready", 200)
+        await all_ready(http, two)
         await asyncio.to_thread(redis.stop)
         for server in two:
             assert (await until(http, f"{server}/api/ready", 503))["failed"] == ["redis"]
             await serves_what_it_can(http, server)
         await asyncio.to_thread(redis.start)
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await plays_again(http, two)
 
 
