@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import socket
 from typing import Any
 
 import pytest
 
+from conftest import free_port
 from setgame.server.client import Client, create_room
 from setgame.tui import remote
 from setgame.tui.app import SetApp
@@ -116,10 +116,7 @@ async def test_a_refused_connection_is_said_in_words(
     clock: FakeClock, lang: str, words: str
 ) -> None:
     """Nothing listens on the port (a real refused connection): no "[Errno 111]"."""
-    with socket.socket() as sock:  # a port that was free a moment ago, now closed
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{free_port()}"  # a port that was free a moment ago, now closed
     with pytest.raises(RemoteError) as refused:
         await RemoteSession(f"{base}/room/abc").open(0.0)
     assert refused.value.why == "refused"
