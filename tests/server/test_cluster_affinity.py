@@ -12,12 +12,19 @@ from pathlib import Path
 import httpx
 
 from server.test_cluster import cluster_db, lease_of, stored_log  # noqa: F401 (a fixture)
-from server.test_cluster_caps import counted, post, two
+from server.test_cluster_caps import counted, two
 from server.test_restart import close_all, synced, take_a_set
 from setgame.server.client import Client
 from setgame.server.cluster.quota import QUOTA_MS
 
 AFFINITY = {"SETGAME_ROOM_AFFINITY": "1", "SETGAME_ROOMS_PER_CLIENT": "1"}
+
+
+async def post(server: str) -> httpx.Response:
+    """A new room of several players; a set is always on its table (``no_set="auto"``), so
+    that ``take_a_set`` finds one."""
+    async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+        return await http.post(server + "/api/rooms", json={"mode": "multi", "no_set": "auto"})
 
 
 async def relays(server: str) -> float:
