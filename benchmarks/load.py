@@ -656,9 +656,9 @@ async def _connect(
     client = await Client.connect(
         bases[where], room.id, timeout=30, keepalive=opts.keepalive, compression=opts.compression
     )
-    # digits, not the room id: random letters now and then spell a word the name filter
-    # refuses (name_word), which counted as an error of the run
-    await client.join(f"p{seat}-{zlib.crc32(room.id.encode()) % 1_000_000:06d}", timeout=30)
+    # not made of the room id: its random letters (or digits read as letters: 4 for a...)
+    # now and then spelled a word the name filter refuses (name_word), an error of the run
+    await client.join(f"Player {seat + 1}", timeout=30)
     bot = Bot(client, room, seat, opts, stats, solver)
     bot.on_owner = where == room.owner or opts.route == "room"  # it moved there
     room.players.append(bot)
