@@ -36,6 +36,7 @@ from setgame.server.cluster.lease import (
     RENEW_SECONDS,
     Leases,
     _text,
+    listen,
     process_channel,
     redis_now,
     room_channel,
@@ -490,21 +491,7 @@ class Node:
                 self._out.task_done()
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                raw = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: the Redis subscription failed; retrying")
-                await asyncio.sleep(0.5)
-                continue
-            if raw is None or raw.get("type") != "message":
-                continue
-            try:
-                await self._dispatch(json.loads(raw["data"]))
-            except Exception:
-                log.exception("cluster: message %r failed", raw.get("data"))
+        await listen(self.pubsub, lambda _channel, message: self._dispatch(message), "cluster")
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message.get("k")
