@@ -130,9 +130,11 @@ class ClusterRooms(Rooms):
         await self.node.quota.admit(rid, client, mode)  # the caps of all processes together
 
     async def _claim(self, rid: str) -> None:
+        self.node.claiming.add(rid)  # its lease renewed until the room is added or forgotten
         await self.node.own(rid)
 
     def _forget_creator(self, room: Room) -> None:
+        self.node.claiming.discard(room.id)
         super()._forget_creator(room)
         if isinstance(room, OwnedRoom):  # a mirror's room still counts: its owner has it
             self.node.quota.release(room.id, room.creator)
@@ -146,6 +148,7 @@ class ClusterRooms(Rooms):
         return await super().start(restore=False)
 
     def _add(self, room: Room) -> None:
+        self.node.claiming.discard(room.id)  # in the registry: renewed as the others
         if isinstance(room, MirrorRoom):  # no bots, no ratings: the owner runs those
             callbacks, self.on_room = self.on_room, []
             try:
@@ -211,6 +214,10 @@ class Node:
         self.listed_elsewhere: list[dict[str, Any]] = []
         self._adopted_at = time.monotonic()
         self._free: list[str] = []  # mirrored rooms whose lease was free at the last check
+        # rooms whose lease is taken while they are created, not in the registry yet: their
+        # lease is renewed as the others' (a burst of creations, such as an arena's round of
+        # 500 rooms, may take longer than a lease)
+        self.claiming: set[str] = set()
         self.alive: set[str] = {self.me}  # the processes that shared their list lately
         self._orphans: dict[str, int] = {}  # room -> looks it was left free to another process
 
@@ -536,9 +543,13 @@ class Node:
         renewal took up to 0.5 s, and in one run long enough that renewals came after
         the leases had run out: the process dropped its own rooms (1012)."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
-        kept = await self.leases.renew([r.id for r in owned])
+        claiming = sorted(self.claiming)
+        kept = await self.leases.renew([r.id for r in owned] + claiming)
         self._renewed = time.monotonic()
-        for room, ok in zip(owned, kept, strict=True):
+        for rid, ok in zip(claiming, kept[len(owned):], strict=True):
+            if not ok:  # its creation goes on; should it commit, the fencing token guards it
+                log.warning("cluster: lost the lease of room %s while creating it", rid)
+        for room, ok in zip(owned, kept[: len(owned)], strict=True):
             if not ok:
                 log.warning("cluster: lost the lease of room %s", room.id)
                 await self.drop(room)
