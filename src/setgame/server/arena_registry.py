@@ -235,6 +235,8 @@ class Arenas:
                 ))
             except sa.exc.IntegrityError:
                 continue  # another process made it at the same moment
+            except RoomLimit as exc:  # another process is making it (its lease), or full here
+                log.info("arena schedule %s: not made here now: %s", entry.name, exc)
         return made
 
     async def _exists(self, aid: str) -> bool:
