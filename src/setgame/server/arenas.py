@@ -47,11 +47,13 @@ SHOWN: Final = 100
 """Rows of the standings a ``standings`` message carries (the API has them all)."""
 LISTED: Final = 100
 FINISHED_LISTED: Final = 20
-OPENING: Final = 16
+OPENING: Final = 48
 """Rooms a round of pairing opens at a time. A round of a 1,000-player arena opens 500;
 all at once (each a lease, a fencing token and a few commits) they held the event loop and
-the Redis pool so long, on a cluster under load, that leases ran out before their renewal
-and the rooms were dropped as they were made."""
+the cluster's Redis pool (100 connections) so long, on a loaded machine, that leases ran out
+before their renewal and the rooms were dropped as they were made. Fewer at a time cost one
+process (SQLite) its group commits: a round of 500 rooms took 313 ms all at once, 400-520 ms
+48 at a time, 770-860 ms 16 at a time (``benchmarks/arena.py``, load average 3)."""
 
 
 def token_hash(token: str) -> str:
