@@ -6,8 +6,10 @@ them out with the server's clock (Unix seconds, so that a restart keeps the aren
 An arena's games are ordinary rooms made through the registry (``registry.Rooms.create``),
 each person seated by the arena (``Room.seat_person``) and handed the seat token in a
 ``paired`` message; the arena watches each room and scores its game when it is over (or as
-it stands at its cap, or at the arena's end). Every result is stored with the standings it
-changed in one transaction (``arena_tables.py``): a restarted process goes on from them.
+it stands at its cap, or at the arena's end), following the room wherever it goes (on a
+cluster a room may move to another process: the arena then mirrors it, and the result is the
+room's own). Every result is stored with the standings it changed in one transaction
+(``arena_tables.py``): a restarted process goes on from them.
 """
 
 from __future__ import annotations
