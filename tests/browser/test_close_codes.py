@@ -107,7 +107,6 @@ def test_a_4001_says_why_and_the_page_stops_connecting(
     assert page.locator("#conn").get_attribute("data-conn") == "bad_origin"
 
 
-
 def test_two_tabs_of_one_seat_do_not_take_it_from_each_other_in_a_loop(
     server_factory: Any, new_page: Any
 ) -> None:
@@ -118,9 +117,7 @@ def test_two_tabs_of_one_seat_do_not_take_it_from_each_other_in_a_loop(
     was retried, closing the second, whose retry closed the first, and so on."""
     server = server_factory(env={"SETGAME_SEAT_SOCKETS": "1"})
     url = create_room(server, public=False)
-    first = new_page(
-        locale="de-DE", extra_http_headers={"Accept-Language": "de"}, bypass_csp=True
-    )
+    first = new_page(locale="de-DE", extra_http_headers={"Accept-Language": "de"}, bypass_csp=True)
     opened = sockets_opened(first)
     join(first, url, "Ada")
     second = first.context.new_page()  # same browser: the same seat token
