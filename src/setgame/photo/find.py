@@ -57,6 +57,7 @@ def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     """Masks in which a card is one region: bright and pale against the neighbourhood,
     above Otsu's threshold, and the regions between Canny's edges (thin and thickened)."""
+    rgb = neutral(rgb)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     saturation = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1]
     pale = (saturation < 90).astype(np.uint8) * 255
@@ -70,6 +71,10 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     # a faint edge (a white card on a white table, its shadowed side) has gaps: thicker
     # lines close them, at the cost of a region a few pixels inside the card
     closed = cv2.bitwise_not(cv2.dilate(edges, np.ones((7, 7), np.uint8)))
+    # cards laid edge to edge are one bright region: the seam between two is a faint line
+    # (the edge's shadow, a step in brightness), which only a low threshold keeps
+    faint = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 8, 24)
+    seams = cv2.bitwise_not(cv2.dilate(faint, np.ones((3, 3), np.uint8)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
     return [
@@ -77,7 +82,26 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
         cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
         between,
         closed,
+        seams,
     ]
+
+
+def neutral(rgb: NDArray[Any]) -> NDArray[Any]:
+    """The photo with its light's colour taken out, so that the cards' paper is pale under a
+    tungsten lamp (orange) or in a blue shade too: each channel scaled so that the whitest
+    pixels (those whose darkest channel is brightest: the paper, even under a cast, before
+    a yellow cloth or a red box) are grey. The gains are bounded (a photo of no white at
+    all is not turned inside out)."""
+    pixels = rgb.reshape(-1, 3)
+    darkest = pixels.min(axis=1)
+    whitest = pixels[darkest >= np.percentile(darkest, 98)]
+    white = np.maximum(whitest.mean(axis=0), 1.0)
+    gain = np.clip(white.max() / white, 1.0, 3.0)
+    if gain.max() < 1.05:
+        return rgb
+    lut = np.clip(np.arange(256)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
+    balanced: NDArray[Any] = np.stack([lut[rgb[:, :, i], i] for i in range(3)], axis=2)
+    return balanced
 
 
 def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:

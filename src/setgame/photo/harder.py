@@ -134,8 +134,10 @@ def _layout(kind: str, count: int, rng: np.random.Generator, size: tuple[int, in
     rows = int(np.ceil(count / columns))
     tight = kind == "touching"
     any_way = not tight and rng.random() < 0.5
-    gap = 0.0 if tight else 0.35
-    step_x, step_y = cw * (1 + gap), ch * (1 + gap * 0.6)
+    # apart: room for a card turned any way (its diagonal is 1.19 of its height), or
+    # turned up to 12 degrees (1.30 of its width across, 1.11 of its height along)
+    step_x, step_y = (cw, ch) if tight else (ch * 1.25, ch * 1.25) if any_way else (
+        cw * 1.45, ch * 1.25)  # fmt: skip
     origin = np.array([width / 2 - step_x * (columns - 1) / 2, height / 2 - step_y * (rows - 1) / 2])
     quads = []
     # edge to edge: each gap between two columns (rows) 3% apart to 8% (6%) overlapping
@@ -149,7 +151,7 @@ def _layout(kind: str, count: int, rng: np.random.Generator, size: tuple[int, in
             centre = centre + [shift_x[col], shift_y[row]] + rng.uniform(-0.015, 0.015, 2) * cw
             angle = rng.uniform(-2, 2)
         else:
-            centre = centre + rng.uniform(-0.1, 0.1, 2) * [step_x, step_y]
+            centre = centre + rng.uniform(-0.04, 0.04, 2) * [step_x, step_y]
             angle = rng.uniform(0, 360) if any_way else rng.uniform(-12, 12)
         turn = np.radians(angle)
         rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
