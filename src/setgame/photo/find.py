@@ -23,8 +23,11 @@ from numpy.typing import NDArray
 #: The long side (pixels) the search runs at.
 SEARCH: Final = 1000
 #: A card's long side over its short side (2 1/4 x 3 1/2 inches: 1.56), and how far
-#: perspective may stretch it.
-ASPECT: Final = (1.15, 2.3)
+#: perspective may stretch it: a phone held 40 degrees from flat sees the far cards' long
+#: side shortened by half (their long side may then look the shorter) or their short side.
+ASPECT: Final = (1.0, 3.0)
+#: Below this, which side of a card is the long one is not sure: it is read both ways.
+SQUARISH: Final = 1.35
 #: A card's smallest and largest share of the photo.
 AREA: Final = (0.0015, 0.5)
 
@@ -222,12 +225,14 @@ def _inside(quad: Quad, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
 
 
-def upright(quad: Quad) -> Quad:
+def upright(quad: Quad, turned: bool = False) -> Quad:
     """The corners clockwise from the card's top left as it is read upright (long side
-    vertical): the first side is a short one; of the two ways up, the one whose first
-    corner is nearer the photo's top left."""
+    vertical): the first side is a short one (``turned``: a long one, for a card so
+    foreshortened that its long side looks the shorter); of the two ways up, the one whose
+    first corner is nearer the photo's top left."""
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    start = 1 - start if turned else start
     other = start + 2
     if quad[other].sum() < quad[start].sum():
         start = other

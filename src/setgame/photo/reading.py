@@ -96,15 +96,20 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
     from setgame.photo.card import SIZE, read_card
-    from setgame.photo.find import candidates, overlapping, upright, warp
+    from setgame.photo.find import SQUARISH, aspect, candidates, overlapping, upright, warp
 
     found, search_scale = candidates(rgb)
     read: list[tuple[Any, CardReading]] = []
     for candidate in found:
-        quad = upright(candidate.quad * search_scale)
-        reading = read_card(warp(rgb, quad, SIZE))
-        if reading is not None:
-            read.append((quad, reading))
+        ways = (False, True) if aspect(candidate.quad) < SQUARISH else (False,)
+        readings = []
+        for turned in ways:  # a card seen very obliquely: which side is long is not sure
+            quad = upright(candidate.quad * search_scale, turned)
+            reading = read_card(warp(rgb, quad, SIZE))
+            if reading is not None:
+                readings.append((quad, reading))
+        if readings:
+            read.append(max(readings, key=lambda pair: pair[1].confidence))
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
     # and each of them), the surest reading stays.
     kept: list[tuple[Any, CardReading]] = []
