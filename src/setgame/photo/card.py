@@ -155,7 +155,12 @@ def plausible(measures: dict[str, Any]) -> bool:
 def read_card(card: NDArray[Any]) -> CardReading | None:
     """The reading of a card seen from above (RGB, any size: it is resized to
     :data:`SIZE`), or None when it does not look like a SET card."""
-    measures = measure(card)
+    return reading_of(measure(card))
+
+
+def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
+    """The reading from a card's measures (:func:`measure`), or None when they are not a
+    SET card's."""
     if measures is None or not plausible(measures):
         return None
     n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),

@@ -80,13 +80,27 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     seams = cv2.bitwise_not(cv2.dilate(faint, np.ones((3, 3), np.uint8)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
+    bright = cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel)
     return [
-        cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel),
+        bright,
         cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
         between,
         closed,
         seams,
+        cut_apart(bright, faint),
     ]
+
+
+def cut_apart(bright: NDArray[Any], faint: NDArray[Any]) -> NDArray[Any]:
+    """Cards laid edge to edge, one bright region, cut along their seams: the region with
+    its holes (the symbols) filled, less the faint edges that lie away from any ink (a
+    seam has paper on both sides; a symbol's outline has ink on one)."""
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(bright)
+    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    ink = cv2.dilate(cv2.bitwise_and(filled, cv2.bitwise_not(bright)), np.ones((5, 5), np.uint8))
+    seams = cv2.bitwise_and(faint, cv2.bitwise_not(ink))
+    return cv2.bitwise_and(filled, cv2.bitwise_not(cv2.dilate(seams, np.ones((3, 3), np.uint8))))
 
 
 def neutral(rgb: NDArray[Any]) -> NDArray[Any]:
@@ -126,8 +140,22 @@ def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
         ratio = aspect(quad)
         if fill < 0.85 or fill > 1.08 or not ASPECT[0] <= ratio <= ASPECT[1]:
             continue
+        if not square_enough(quad):
+            continue
         found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
     return found
+
+
+def square_enough(quad: Quad) -> bool:
+    """Whether every corner of the outline is between 40 and 140 degrees: a card seen even
+    from 40 degrees off straight down keeps its corners so; an outline that cuts across
+    two cards on a slant does not."""
+    for i in range(4):
+        one, other = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cosine = float(one @ other) / max(float(np.hypot(*one) * np.hypot(*other)), 1e-6)
+        if abs(cosine) > 0.766:  # cos 40 degrees
+            return False
+    return True
 
 
 def fit_quad(contour: NDArray[Any]) -> Quad | None:

@@ -97,6 +97,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
     from setgame.photo.card import SIZE, read_card
     from setgame.photo.find import SQUARISH, aspect, candidates, overlapping, upright, warp
+    from setgame.photo.grid import grow
 
     found, search_scale = candidates(rgb)
     read: list[tuple[Any, CardReading]] = []
@@ -111,14 +112,40 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         if readings:
             read.append(max(readings, key=lambda pair: pair[1].confidence))
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
-    # and each of them), the surest reading stays.
+    # and each of them), the surest reading stays; but two cards taken as one give way to
+    # the two, each read by itself.
     kept: list[tuple[Any, CardReading]] = []
-    for quad, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+    for quad, reading in sorted(_without_unions(read), key=lambda pair: -pair[1].confidence):
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
+    kept = grow(rgb, kept)  # cards touching those found, which no outline showed
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
+
+
+def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
+    """The readings without those of outlines that hold two or three others read as cards
+    apart from each other, each a third to two thirds of its size (cards laid edge to edge
+    and taken as one: the one may read as a card too, and surely, from their symbols)."""
+    import cv2
+
+    from setgame.photo.find import overlapping
+
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in read]
+    kept = []
+    for i, (quad, reading) in enumerate(read):
+        inside = [
+            j for j, (other, _) in enumerate(read)
+            if j != i and 0.25 * areas[i] <= areas[j] <= 0.7 * areas[i]
+            and cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype("float32"),
+                                     tuple(float(v) for v in other.mean(axis=0)), False) >= 0
+        ]  # fmt: skip
+        apart = [j for j in inside
+                 if not any(overlapping(read[j][0], read[k][0]) for k in inside if k != j)]
+        if len(apart) < 2:
+            kept.append((quad, reading))
+    return kept
 
 
 def _distinct(read: list[Placed]) -> list[FoundCard]:

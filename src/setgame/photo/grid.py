@@ -1,0 +1,108 @@
+"""Cards laid edge to edge: found from their neighbours.
+
+Players lay a table out in rows, often with the cards touching or overlapping a little.
+Two touching cards are one bright region, and the seam between them is a faint line,
+often broken: the finder (:mod:`setgame.photo.find`) then finds no four-sided outline of
+either. But a card found beside them tells where they lie: a card's neighbour in a row
+or a column is the card's own outline moved by one card's width or height (less what
+the two overlap). So each card found proposes its four neighbours, each read where it is
+proposed and a little nearer (the overlap); a proposal read as a card, surely, on no card
+found already, is a card found, and proposes its own neighbours in turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from setgame.photo.card import SIZE, CardReading, measure, reading_of
+from setgame.photo.find import overlapping, warp
+
+#: How sure a proposed neighbour's reading must be to count as a card found.
+SURE: Final = 0.7
+#: How far nearer than a card's size a neighbour is tried (the two overlap a little).
+NEARER: Final = (0.0, 0.05)
+#: At most this many cards are proposed in one photo (a bound on the time it takes).
+MOST: Final = 120
+
+Quad = NDArray[Any]
+
+
+def proposals(quad: Quad, nearer: float) -> list[Quad]:
+    """The outlines of the card's four neighbours (right, below, left, above), each moved
+    ``nearer`` of a card's size towards it. ``quad`` is clockwise from the top left."""
+    q0, q1, q2, q3 = quad.astype(np.float64)
+    step = 1.0 - nearer
+    across_top, across_bottom = (q1 - q0) * step, (q2 - q3) * step
+    down_left, down_right = (q3 - q0) * step, (q2 - q1) * step
+    return [
+        np.array([q0 + across_top, q1 + across_top, q2 + across_bottom, q3 + across_bottom]),
+        np.array([q0 + down_left, q1 + down_right, q2 + down_right, q3 + down_left]),
+        np.array([q0 - across_top, q1 - across_top, q2 - across_bottom, q3 - across_bottom]),
+        np.array([q0 - down_left, q1 - down_right, q2 - down_right, q3 - down_left]),
+    ]
+
+
+def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]]) -> list[tuple[Quad, CardReading]]:
+    """``found`` (cards' outlines in ``rgb``'s pixels, upright order, and their readings)
+    with the touching neighbours found from them added."""
+    cards = list(found)
+    queue = [quad for quad, _ in found]
+    height, width = rgb.shape[:2]
+    tried = 0
+    while queue and tried < MOST:
+        quad = queue.pop(0)
+        paper = _band(warp(rgb, quad, SIZE))[0]
+        for way in range(4):
+            best: tuple[Quad, CardReading] | None = None
+            for nearer in NEARER:
+                proposed = proposals(quad, nearer)[way].astype(np.float32)
+                if not _on_photo(proposed, width, height) or any(
+                        overlapping(proposed, other) for other, _ in cards):  # fmt: skip
+                    break
+                tried += 1
+                reading = _read(warp(rgb, proposed, SIZE), paper)
+                if reading is not None and (best is None or reading.confidence > best[1].confidence):
+                    best = (proposed, reading)
+            if best is not None and best[1].confidence >= SURE:
+                cards.append(best)
+                queue.append(best[0])
+    return cards
+
+
+def _read(card: NDArray[Any], paper: NDArray[Any]) -> CardReading | None:
+    """The reading of a proposed neighbour, held to more than a card found by its outline:
+    its border all paper like the card that proposed it (not a tablecloth's pattern, not
+    the table between two cards), its symbols in its middle (not half of two cards) and
+    no ink strewn about."""
+    own, even = _band(card)
+    if even < 0.7 or float(np.abs(own - paper).max()) > 40:
+        return None
+    measures = measure(card)
+    if measures is None or measures["offset"] > 0.12 or measures["stray"] > 0.05:
+        return None
+    return reading_of(measures)
+
+
+def _band(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
+    """The median colour of a card's border (2-9% of its width in from its edge) and the
+    share of the border near it (within 20 levels in every channel): a card's border is
+    plain paper."""
+    width, height = SIZE
+    outer, inner = round(0.02 * width), round(0.09 * width)
+    ring = np.zeros((height, width), bool)
+    ring[outer:height - outer, outer:width - outer] = True
+    ring[inner:height - inner, inner:width - inner] = False
+    pixels = card[ring].astype(np.float32)
+    middle = np.median(pixels, axis=0)
+    near = np.abs(pixels - middle).max(axis=1) <= 20
+    return middle, float(np.mean(near))
+
+
+def _on_photo(quad: Quad, width: int, height: int) -> bool:
+    """Whether the outline lies within the photo (a card cut by its edge is not read)."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool(x.min() >= -2 and y.min() >= -2 and x.max() <= width + 2 and y.max() <= height + 2)
+
