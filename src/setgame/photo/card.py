@@ -149,6 +149,7 @@ def plausible(measures: dict[str, Any]) -> bool:
         and 0.4 <= measures["span"] <= 1.0
         and measures["offset"] < 0.35
         and measures["stray"] < 0.3
+        and not measures["cut"]
     )
 
 
@@ -167,6 +168,21 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
                   _shape(measures))  # fmt: skip
     return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
                        (n[2], c[2], s[2], h[2]))  # fmt: skip
+
+
+def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
+    """The median colour of a card's border (2-9% of its width in from its edge; ``card``
+    at :data:`SIZE`) and the share of the border near it (within 20 levels in every
+    channel): a card's border is plain paper, a symbol's or two cards' outline's is not."""
+    width, height = SIZE
+    outer, inner = round(0.02 * width), round(0.09 * width)
+    ring = np.zeros((height, width), bool)
+    ring[outer:height - outer, outer:width - outer] = True
+    ring[inner:height - inner, inner:width - inner] = False
+    pixels = card[ring].astype(np.float32)
+    middle = np.median(pixels, axis=0)
+    near = np.abs(pixels - middle).max(axis=1) <= 20
+    return middle, float(np.mean(near))
 
 
 def _whole(symbols: list[NDArray[Any]]) -> bool:
@@ -248,7 +264,7 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     """Whether this looks like a SET card at all: ``stray``, the share of the paper around
     the symbols that holds ink (a pattern, print, a photo); ``offset``, how far the symbols'
     middle lies from the card's (in card widths); ``span``, the symbols' long side over the
-    card's width; ``across``, how far the symbols spread across the card's width (they
+    card's width; ``cut``, whether the symbols run into the card's ends; ``across``, how far the symbols spread across the card's width (they
     stand one above the other, so little) in card widths."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
@@ -257,7 +273,12 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     low, high = points.min(axis=0), points.max(axis=0)
     middle = (low + high) / 2 - np.array([SIZE[0], SIZE[1]], np.float32) / 2
     spans = [max(cv2.minAreaRect(c)[1]) for c in symbols]
-    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0],
+    # a card's symbols keep a tenth of its height from its ends; ink cut off by the end
+    # of the part looked at is a part of a card, or symbols of two
+    inset = round(INSET * SIZE[0])
+    ends = np.concatenate([raw[inset:inset + 3], raw[SIZE[1] - inset - 3:SIZE[1] - inset]])
+    cut = np.count_nonzero(ends) > 0.3 * SIZE[0]
+    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0], "cut": float(cut),
             "span": float(np.median(spans)) / SIZE[0],
             "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from setgame.photo.card import SIZE, CardReading, measure, reading_of
+from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
 from setgame.photo.find import overlapping, warp
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
@@ -54,7 +54,7 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]]) -> list[tuple
     tried = 0
     while queue and tried < MOST:
         quad = queue.pop(0)
-        paper = _band(warp(rgb, quad, SIZE))[0]
+        paper = border(warp(rgb, quad, SIZE))[0]
         for way in range(4):
             best: tuple[Quad, CardReading] | None = None
             for nearer in NEARER:
@@ -77,28 +77,13 @@ def _read(card: NDArray[Any], paper: NDArray[Any]) -> CardReading | None:
     its border all paper like the card that proposed it (not a tablecloth's pattern, not
     the table between two cards), its symbols in its middle (not half of two cards) and
     no ink strewn about."""
-    own, even = _band(card)
+    own, even = border(card)
     if even < 0.7 or float(np.abs(own - paper).max()) > 40:
         return None
     measures = measure(card)
     if measures is None or measures["offset"] > 0.12 or measures["stray"] > 0.05:
         return None
     return reading_of(measures)
-
-
-def _band(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
-    """The median colour of a card's border (2-9% of its width in from its edge) and the
-    share of the border near it (within 20 levels in every channel): a card's border is
-    plain paper."""
-    width, height = SIZE
-    outer, inner = round(0.02 * width), round(0.09 * width)
-    ring = np.zeros((height, width), bool)
-    ring[outer:height - outer, outer:width - outer] = True
-    ring[inner:height - inner, inner:width - inner] = False
-    pixels = card[ring].astype(np.float32)
-    middle = np.median(pixels, axis=0)
-    near = np.abs(pixels - middle).max(axis=1) <= 20
-    return middle, float(np.mean(near))
 
 
 def _on_photo(quad: Quad, width: int, height: int) -> bool:
