@@ -51,6 +51,10 @@ class CardReading:
     sureness: tuple[float, float, float, float]
     #: Per attribute, the value across the nearest boundary (the second guess).
     others: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Whether the symbols keep clear of the card's ends (else this may be a part of a
+    #: card, or a loose outline with the table in it: of overlapping outlines, a whole
+    #: card's wins).
+    whole: bool = True
 
     @property
     def values(self) -> tuple[int, int, int, int]:
@@ -149,7 +153,6 @@ def plausible(measures: dict[str, Any]) -> bool:
         and 0.4 <= measures["span"] <= 1.0
         and measures["offset"] < 0.35
         and measures["stray"] < 0.3
-        and not measures["cut"]
     )
 
 
@@ -167,7 +170,7 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
     n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),
                   _shape(measures))  # fmt: skip
     return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
-                       (n[2], c[2], s[2], h[2]))  # fmt: skip
+                       (n[2], c[2], s[2], h[2]), not measures["cut"])  # fmt: skip
 
 
 def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:

@@ -81,7 +81,8 @@ def _read(card: NDArray[Any], paper: NDArray[Any]) -> CardReading | None:
     if even < 0.7 or float(np.abs(own - paper).max()) > 40:
         return None
     measures = measure(card)
-    if measures is None or measures["offset"] > 0.12 or measures["stray"] > 0.05:
+    if (measures is None or measures["offset"] > 0.12 or measures["stray"] > 0.05
+            or measures["cut"]):  # fmt: skip
         return None
     return reading_of(measures)
 

@@ -111,12 +111,12 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
             reading = read_card(card)
             if reading is not None:
                 readings.append((quad, reading))
-                plain[id(quad)] = border(card)[1] >= 0.7
+                plain[id(quad)] = reading.whole and border(card)[1] >= 0.7
         if readings:
             read.append(max(readings, key=lambda pair: pair[1].confidence))
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
-    # and each of them), the one whose border is plain paper (a card's) stays, the surest
-    # of those; but two cards taken as one give way to the two, each read by itself.
+    # and each of them), the one whose border is plain paper and whose symbols keep clear
+    # of its ends (a whole card's) stays, the surest of those; but two cards taken as one give way to the two, each read by itself.
     kept: list[tuple[Any, CardReading]] = []
     for quad, reading in sorted(_without_unions(read),
                                 key=lambda pair: (-plain[id(pair[0])], -pair[1].confidence)):
