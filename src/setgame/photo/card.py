@@ -267,8 +267,9 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     """Whether this looks like a SET card at all: ``stray``, the share of the paper around
     the symbols that holds ink (a pattern, print, a photo); ``offset``, how far the symbols'
     middle lies from the card's (in card widths); ``span``, the symbols' long side over the
-    card's width; ``cut``, whether the symbols run into the card's ends; ``across``, how far the symbols spread across the card's width (they
-    stand one above the other, so little) in card widths."""
+    card's width; ``cut``, whether the symbols run into the card's ends; ``across``, how
+    far the symbols spread across the card's width (they stand one above the other, so
+    little) in card widths."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)

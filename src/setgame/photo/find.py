@@ -109,16 +109,29 @@ def neutral(rgb: NDArray[Any]) -> NDArray[Any]:
     pixels (those whose darkest channel is brightest: the paper, even under a cast, before
     a yellow cloth or a red box) are grey. The gains are bounded (a photo of no white at
     all is not turned inside out)."""
-    pixels = rgb.reshape(-1, 3)
-    darkest = pixels.min(axis=1)
-    whitest = pixels[darkest >= np.percentile(darkest, 98)]
-    white = np.maximum(whitest.mean(axis=0), 1.0)
-    gain = np.clip(white.max() / white, 1.0, 3.0)
+    gain = light_gains(rgb)
     if gain.max() < 1.05:
         return rgb
     lut = np.clip(np.arange(256)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
     balanced: NDArray[Any] = np.stack([lut[rgb[:, :, i], i] for i in range(3)], axis=2)
     return balanced
+
+
+def light_gains(rgb: NDArray[Any]) -> NDArray[Any]:
+    """Per channel, what makes the whitest pixels of ``rgb`` grey (see :func:`neutral`)."""
+    pixels = rgb.reshape(-1, 3)
+    darkest = pixels.min(axis=1)
+    whitest = pixels[darkest >= np.percentile(darkest, 98)]
+    white = np.maximum(whitest.mean(axis=0), 1.0)
+    gain: NDArray[Any] = np.clip(white.max() / white, 1.0, 3.0)
+    return gain
+
+
+def paper_like(colour: NDArray[Any], gains: NDArray[Any]) -> bool:
+    """Whether ``colour`` (RGB), in the photo's light made neutral by ``gains``, is a
+    card's paper: grey or white, not a colour (a tablecloth's square, a box's lid)."""
+    seen = colour.astype(np.float32) * gains
+    return bool((seen.max() - seen.min()) < 0.25 * max(float(seen.max()), 1.0))
 
 
 def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:

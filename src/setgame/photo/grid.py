@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
-from setgame.photo.find import overlapping, warp
+from setgame.photo.find import overlapping, paper_like, warp
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
@@ -45,9 +45,11 @@ def proposals(quad: Quad, nearer: float) -> list[Quad]:
     ]
 
 
-def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]]) -> list[tuple[Quad, CardReading]]:
+def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
+         gains: NDArray[Any]) -> list[tuple[Quad, CardReading]]:  # fmt: skip
     """``found`` (cards' outlines in ``rgb``'s pixels, upright order, and their readings)
-    with the touching neighbours found from them added."""
+    with the touching neighbours found from them added (``gains``: what makes the photo's
+    light neutral, :func:`setgame.photo.find.light_gains`)."""
     cards = list(found)
     queue = [quad for quad, _ in found]
     height, width = rgb.shape[:2]
@@ -55,6 +57,8 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]]) -> list[tuple
     while queue and tried < MOST:
         quad = queue.pop(0)
         paper = border(warp(rgb, quad, SIZE))[0]
+        if not paper_like(paper, gains):
+            continue
         for way in range(4):
             best: tuple[Quad, CardReading] | None = None
             for nearer in NEARER:
@@ -64,8 +68,9 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]]) -> list[tuple
                     break
                 tried += 1
                 reading = _read(warp(rgb, proposed, SIZE), paper)
-                if reading is not None and (best is None or reading.confidence > best[1].confidence):
-                    best = (proposed, reading)
+                if reading is not None and (best is None
+                                            or reading.confidence > best[1].confidence):
+                    best = (proposed, reading)  # fmt: skip
             if best is not None and best[1].confidence >= SURE:
                 cards.append(best)
                 queue.append(best[0])

@@ -138,15 +138,15 @@ def _layout(kind: str, count: int, rng: np.random.Generator, size: tuple[int, in
     # turned up to 12 degrees (1.30 of its width across, 1.11 of its height along)
     step_x, step_y = (cw, ch) if tight else (ch * 1.25, ch * 1.25) if any_way else (
         cw * 1.45, ch * 1.25)  # fmt: skip
-    origin = np.array([width / 2 - step_x * (columns - 1) / 2, height / 2 - step_y * (rows - 1) / 2])
-    quads = []
+    origin = np.array([width / 2 - step_x * (columns - 1) / 2,
+                       height / 2 - step_y * (rows - 1) / 2])  # fmt: skip
     # edge to edge: each gap between two columns (rows) 3% apart to 8% (6%) overlapping
     shift_x = np.concatenate([[0.0], np.cumsum(rng.uniform(-0.08, 0.03, columns - 1))]) * cw
     shift_y = np.concatenate([[0.0], np.cumsum(rng.uniform(-0.06, 0.03, rows - 1))]) * ch
-    quads = []
+    quads: list[NDArray[Any]] = []
     for i in range(count):
         col, row = i % columns, i // columns
-        centre = origin + [col * step_x, row * step_y]
+        centre = origin + np.array([col * step_x, row * step_y])
         if tight:
             centre = centre + [shift_x[col], shift_y[row]] + rng.uniform(-0.015, 0.015, 2) * cw
             angle = rng.uniform(-2, 2)
@@ -166,7 +166,7 @@ def _layout(kind: str, count: int, rng: np.random.Generator, size: tuple[int, in
 
 
 def _soft_shadows(image: NDArray[Any], quads: list[NDArray[Any]]) -> None:
-    shadow = np.zeros(image.shape[:2], np.float32)
+    shadow: NDArray[Any] = np.zeros(image.shape[:2], np.float32)
     for q in quads:
         cv2.fillPoly(shadow, [(q + 5).astype(np.int32)], 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), 6)
@@ -177,7 +177,7 @@ def _drop_shadow(image: NDArray[Any], quad: NDArray[Any], rng: np.random.Generat
     """The faint shadow a card lying on another throws on it (or none)."""
     if rng.random() < 0.5:
         return
-    mask = np.zeros(image.shape[:2], np.float32)
+    mask: NDArray[Any] = np.zeros(image.shape[:2], np.float32)
     cv2.fillPoly(mask, [(quad + rng.uniform(1, 4, 2)).astype(np.int32)], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), 2)
     image[:] = (image * (1 - 0.18 * mask[..., None])).astype(np.uint8)
@@ -308,12 +308,13 @@ def _light(image: NDArray[Any], rng: np.random.Generator, kind: str) -> NDArray[
     result = image.astype(np.float32) * gain[..., None] * np.array(cast, np.float32)
     if kind == "webcam":
         length = int(rng.integers(5, 11))
-        kernel = np.zeros((length, length), np.float32)
+        kernel: NDArray[Any] = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
         turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
                                        rng.uniform(0, 180), 1.0)  # fmt: skip
         kernel = cv2.warpAffine(kernel, turn, (length, length))
-        result = cv2.filter2D(result, -1, kernel / max(float(kernel.sum()), 1e-6))
+        kernel = (kernel / max(float(kernel.sum()), 1e-6)).astype(np.float32)
+        result = cv2.filter2D(result, -1, kernel)
     sigma = rng.uniform(0.4, 1.0) * width / 1600
     result = cv2.GaussianBlur(result, (0, 0), max(sigma, 0.3))
     result += rng.normal(0, 6 if kind == "webcam" else 3, result.shape)
@@ -321,5 +322,7 @@ def _light(image: NDArray[Any], rng: np.random.Generator, kind: str) -> NDArray[
     if kind == "webcam":
         _, data = cv2.imencode(".jpg", cv2.cvtColor(done, cv2.COLOR_RGB2BGR),
                                [cv2.IMWRITE_JPEG_QUALITY, 60])  # fmt: skip
-        done = cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None
+        done = cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)
     return done

@@ -96,10 +96,20 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
     from setgame.photo.card import SIZE, border, read_card
-    from setgame.photo.find import SQUARISH, aspect, candidates, overlapping, upright, warp
+    from setgame.photo.find import (
+        SQUARISH,
+        aspect,
+        candidates,
+        light_gains,
+        overlapping,
+        paper_like,  # fmt: skip
+        upright,
+        warp,
+    )
     from setgame.photo.grid import grow
 
     found, search_scale = candidates(rgb)
+    gains = light_gains(rgb[::4, ::4])
     read: list[tuple[Any, CardReading]] = []
     plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
     for candidate in found:
@@ -109,20 +119,25 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
             quad = upright(candidate.quad * search_scale, turned)
             card = warp(rgb, quad, SIZE)
             reading = read_card(card)
-            if reading is not None:
+            paper, even = border(card)
+            if reading is not None and paper_like(paper, gains):  # not a coloured square
                 readings.append((quad, reading))
-                plain[id(quad)] = reading.whole and border(card)[1] >= 0.7
+                plain[id(quad)] = reading.whole and even >= 0.7
         if readings:
             read.append(max(readings, key=lambda pair: pair[1].confidence))
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
     # and each of them), the one whose border is plain paper and whose symbols keep clear
-    # of its ends (a whole card's) stays, the surest of those; but two cards taken as one give way to the two, each read by itself.
+    # of its ends (a whole card's) stays, the surest of those; but two cards taken as one
+    # give way to the two, each read by itself.
     kept: list[tuple[Any, CardReading]] = []
-    for quad, reading in sorted(_without_unions(read),
-                                key=lambda pair: (-plain[id(pair[0])], -pair[1].confidence)):
+
+    def rank(pair: tuple[Any, CardReading]) -> tuple[bool, float]:
+        return (not plain[id(pair[0])], -pair[1].confidence)
+
+    for quad, reading in sorted(_without_unions(read), key=rank):
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
-    kept = grow(rgb, kept)  # cards touching those found, which no outline showed
+    kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
