@@ -174,8 +174,8 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
 
 
 def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
-    """The median colour of a card's border (2-9% of its width in from its edge; ``card``
-    at :data:`SIZE`) and the share of the border near it (within 20 levels in every
+    """The colour of a card's border (2-9% of its width in from its edge; ``card`` at
+    :data:`SIZE`; its brighter part) and the share of the border near its median (within 20 levels in every
     channel): a card's border is plain paper, a symbol's or two cards' outline's is not."""
     width, height = SIZE
     outer, inner = round(0.02 * width), round(0.09 * width)
@@ -185,7 +185,9 @@ def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
     pixels = card[ring].astype(np.float32)
     middle = np.median(pixels, axis=0)
     near = np.abs(pixels - middle).max(axis=1) <= 20
-    return middle, float(np.mean(near))
+    # the paper's colour: the brighter part of the border (a loose outline takes in a strip
+    # of table along it)
+    return np.percentile(pixels, 80, axis=0), float(np.mean(near))
 
 
 def _whole(symbols: list[NDArray[Any]]) -> bool:
