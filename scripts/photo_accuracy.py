@@ -12,6 +12,11 @@ Three sources, each split into what the reader was tuned on and what it is measu
   reading of a card, not the finding); tuned on files ``_00`` to ``_19`` of each card,
   measured on ``_20`` to ``_39``.
 
+- ``harder`` (only with ``--only harder``): tables made up by :mod:`setgame.photo.harder`
+  (touching cards, hard shadows, glare, 2700 K and 9000 K light, tablecloths, a moving
+  webcam, a phone 30-40 degrees from flat, a pale print, many small cards); developed on
+  seeds 0-2, measured on seeds 1000 and up.
+
 A card counts as found when a reported card's centre lies inside its true outline; as read
 right when its code is also right. "reported right" is the share of reported cards that are
 a true card read right (a card reported on a box or a sheet of paper is wrong). A photo's
@@ -20,6 +25,7 @@ sets are right when every set of the true table was found and no other.
     python scripts/photo_accuracy.py                  # measured part, 3 seeds per kind
     python scripts/photo_accuracy.py --seeds 10 --tuning   # the tuning part instead
     python scripts/photo_accuracy.py --only boards crops
+    python scripts/photo_accuracy.py --only harder --seeds 5 --cache /tmp/photos
 """
 
 from __future__ import annotations

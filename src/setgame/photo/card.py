@@ -175,8 +175,9 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
 
 def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
     """The colour of a card's border (2-9% of its width in from its edge; ``card`` at
-    :data:`SIZE`; its brighter part) and the share of the border near its median (within 20 levels in every
-    channel): a card's border is plain paper, a symbol's or two cards' outline's is not."""
+    :data:`SIZE`; its brighter part) and the share of the border near its median (within
+    20 levels in every channel): a card's border is plain paper, a symbol's or two cards'
+    outline's is not."""
     width, height = SIZE
     outer, inner = round(0.02 * width), round(0.09 * width)
     ring = np.zeros((height, width), bool)
@@ -268,10 +269,10 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
             inner: NDArray[Any]) -> dict[str, float]:  # fmt: skip
     """Whether this looks like a SET card at all: ``stray``, the share of the paper around
     the symbols that holds ink (a pattern, print, a photo); ``offset``, how far the symbols'
-    middle lies from the card's (in card widths); ``span``, the symbols' long side over the
-    card's width; ``cut``, whether the symbols run into the card's ends; ``across``, how
-    far the symbols spread across the card's width (they stand one above the other, so
-    little) in card widths."""
+    middle lies from the card's (in card widths; ``dx`` and ``dy``, in pixels); ``span``,
+    the symbols' long side over the card's width; ``cut``, whether the symbols run into the
+    card's ends; ``across``, how far the symbols spread across the card's width (they stand
+    one above the other, so little) in card widths."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)
@@ -285,6 +286,7 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     ends = np.concatenate([raw[inset:inset + 3], raw[SIZE[1] - inset - 3:SIZE[1] - inset]])
     cut = np.count_nonzero(ends) > 0.3 * SIZE[0]
     return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0], "cut": float(cut),
+            "dx": float(middle[0]), "dy": float(middle[1]),
             "span": float(np.median(spans)) / SIZE[0],
             "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
 

@@ -5,9 +5,10 @@ Two touching cards are one bright region, and the seam between them is a faint l
 often broken: the finder (:mod:`setgame.photo.find`) then finds no four-sided outline of
 either. But a card found beside them tells where they lie: a card's neighbour in a row
 or a column is the card's own outline moved by one card's width or height (less what
-the two overlap). So each card found proposes its four neighbours, each read where it is
-proposed and a little nearer (the overlap); a proposal read as a card, surely, on no card
-found already, is a card found, and proposes its own neighbours in turn.
+the two overlap). So each card found proposes its four neighbours, each moved until its
+symbols lie in its middle (the two overlap a little, or lie a little askew) and read; a
+proposal read as a card, surely, on no card found already, is a card found, and proposes
+its own neighbours in turn.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from setgame.photo.find import overlapping, paper_like, warp
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
-#: How far nearer than a card's size a neighbour is tried (the two overlap a little).
-NEARER: Final = (0.0, 0.05)
+#: How far nearer than a card's size a neighbour is first tried (the two overlap a little).
+NEARER: Final = 0.03
 #: At most this many cards are proposed in one photo (a bound on the time it takes).
 MOST: Final = 120
 
@@ -52,44 +53,49 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
     light neutral, :func:`setgame.photo.find.light_gains`)."""
     cards = list(found)
     queue = [quad for quad, _ in found]
-    height, width = rgb.shape[:2]
     tried = 0
     while queue and tried < MOST:
         quad = queue.pop(0)
         paper = border(warp(rgb, quad, SIZE))[0]
         if not paper_like(paper, gains):
             continue
-        for way in range(4):
-            best: tuple[Quad, CardReading] | None = None
-            for nearer in NEARER:
-                proposed = proposals(quad, nearer)[way].astype(np.float32)
-                if not _on_photo(proposed, width, height) or any(
-                        overlapping(proposed, other) for other, _ in cards):  # fmt: skip
-                    break
-                tried += 1
-                reading = _read(warp(rgb, proposed, SIZE), paper)
-                if reading is not None and (best is None
-                                            or reading.confidence > best[1].confidence):
-                    best = (proposed, reading)  # fmt: skip
-            if best is not None and best[1].confidence >= SURE:
-                cards.append(best)
-                queue.append(best[0])
+        for proposed in proposals(quad, NEARER):
+            tried += 1
+            placed = _place(rgb, proposed.astype(np.float32), paper, cards)
+            if placed is not None:
+                cards.append(placed)
+                queue.append(placed[0])
     return cards
 
 
-def _read(card: NDArray[Any], paper: NDArray[Any]) -> CardReading | None:
-    """The reading of a proposed neighbour, held to more than a card found by its outline:
-    its border all paper like the card that proposed it (not a tablecloth's pattern, not
-    the table between two cards), its symbols in its middle (not half of two cards) and
-    no ink strewn about."""
-    own, even = border(card)
-    if even < 0.7 or float(np.abs(own - paper).max()) > 40:
-        return None
-    measures = measure(card)
-    if (measures is None or measures["offset"] > 0.12 or measures["stray"] > 0.05
-            or measures["cut"]):  # fmt: skip
-        return None
-    return reading_of(measures)
+def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
+           cards: list[tuple[Quad, CardReading]]) -> tuple[Quad, CardReading] | None:  # fmt: skip
+    """The card at a proposed place, if one is there: held to more than a card found by its
+    outline (its border all paper like the card that proposed it, not a tablecloth's
+    pattern nor the table between two cards; no ink strewn about), and moved until its
+    symbols lie in its middle (a neighbour overlaps a little, or lies a little askew: a
+    place a few pixels off cuts its symbols), then read, surely, or not at all."""
+    height, width = rgb.shape[:2]
+    for _ in range(3):
+        if not _on_photo(proposed, width, height) or any(
+                overlapping(proposed, other) for other, _ in cards):  # fmt: skip
+            return None
+        card = warp(rgb, proposed, SIZE)
+        own, even = border(card)
+        if even < 0.7 or float(np.abs(own - paper).max()) > 40:
+            return None
+        measures = measure(card)
+        if measures is None or measures["stray"] > 0.05:
+            return None
+        dx, dy = measures["dx"], measures["dy"]
+        if abs(dx) <= 3 and abs(dy) <= 3:
+            if measures["cut"]:
+                return None
+            reading = reading_of(measures)
+            return None if reading is None or reading.confidence < SURE else (proposed, reading)
+        proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
+                    + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
+    return None
 
 
 def _on_photo(quad: Quad, width: int, height: int) -> bool:

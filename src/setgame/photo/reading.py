@@ -137,10 +137,24 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     for quad, reading in sorted(_without_unions(read), key=rank):
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
+    kept = _of_a_cards_size(kept)
     kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
+
+
+def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
+    """The readings without those of outlines under a fifth of the middle size read (with
+    three or more read): the cards of one table differ in size by perspective alone, a few
+    times at most; a speck read as a card is far smaller."""
+    import cv2
+
+    if len(kept) < 3:
+        return kept
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
+    typical = sorted(areas)[len(areas) // 2]
+    return [pair for pair, area in zip(kept, areas, strict=True) if area >= 0.2 * typical]
 
 
 def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
