@@ -30,7 +30,6 @@ import json
 import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ sys.path.insert(0, str(SRC))
 import httpx  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
+from services import free_port, stop_process  # noqa: E402  (beside this script)
 from setgame.server.client import (  # noqa: E402
     Client,
     ClientError,
@@ -88,13 +88,6 @@ QUICK = Scale(rooms=2, seconds=3.0, settle=1.0, silent=150, trickling=100, crowd
 # --- the server --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def server(directory: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
     port = free_port()
@@ -117,12 +110,7 @@ def server(directory: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path
             time.sleep(0.1)
         yield base, proc, log
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, 10)
 
 
 def rss_mb(pid: int) -> float:

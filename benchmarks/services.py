@@ -76,10 +76,11 @@ def _wait_logins(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("postgres did not accept logins")
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
+def stop_process(proc: subprocess.Popen[bytes], seconds: float = 20) -> None:
+    """Stop ``proc``: SIGTERM, then SIGKILL if it has not exited within ``seconds``."""
     proc.terminate()
     try:
-        proc.wait(20)
+        proc.wait(seconds)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
@@ -106,7 +107,7 @@ class Server:
     def stop(self) -> None:
         if self.proc is not None:
             self.resume()
-            _stop(self.proc)
+            stop_process(self.proc)
             self.proc = None
 
     def pause(self) -> None:
@@ -170,7 +171,7 @@ def postgres_server() -> Iterator[Server]:
         finally:
             if server.proc is not None:
                 server.resume()
-                _stop(server.proc)
+                stop_process(server.proc)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

@@ -12,25 +12,28 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
 
 
-def test_bench_core_quick_prints_the_ratios() -> None:
+def _run(script: Path, *options: str, timeout: float) -> str:
+    """The script's output; it must exit 0 (else the end of its stderr is the failure)."""
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [sys.executable, str(script), *options], capture_output=True, text=True, timeout=timeout
     )
-    assert done.returncode == 0, done.stderr
-    ratios = dict(re.findall(r"^ratio (\w+): ([\d.]+)x", done.stdout, re.MULTILINE))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_bench_core_quick_prints_the_ratios() -> None:
+    out = _run(BENCH, "--quick", timeout=300)
+    ratios = dict(re.findall(r"^ratio (\w+): ([\d.]+)x", out, re.MULTILINE))
     expected = {"find_sets", "find_sets_vs_pair_loop", "batch_vs_find_sets", "has_set"}
     expected |= {"count_sets", "solve_json", "startup_help", "startup_solve", "simulate"}
-    assert expected <= set(ratios), done.stdout
+    assert expected <= set(ratios), out
     assert float(ratios["find_sets"]) > 2  # the target is 25x; this only catches a collapse
     assert float(ratios["simulate"]) > 2  # the target is 10x
     assert float(ratios["solve_json"]) > 1  # the target is 3x
     assert float(ratios["startup_help"]) > 0.2  # the target is 0.5 (within 2x of import)
-    assert re.search(r"^load average .* \(before\)", done.stdout, re.MULTILINE)
-    assert re.search(r"median|tries", done.stdout)
-    growth = re.findall(r"N =\s+(\d+):\s+([\d.]+) s", done.stdout)
+    assert re.search(r"^load average .* \(before\)", out, re.MULTILINE)
+    assert re.search(r"median|tries", out)
+    growth = re.findall(r"N =\s+(\d+):\s+([\d.]+) s", out)
     assert len(growth) >= 3
 
 
@@ -42,14 +45,7 @@ def test_abuse_quick_runs_every_attack_and_reports_its_figures() -> None:
     reports its p99 ratio, honest errors and RSS. Only what cannot depend on a busy machine
     is asserted: the figures exist, no attack broke, no honest player was refused or cut off,
     and the server's memory came back after the big bodies."""
-    done = subprocess.run(
-        [sys.executable, str(ABUSE), "--quick", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = json.loads(done.stdout)
+    results = json.loads(_run(ABUSE, "--quick", "--json", timeout=400))
     attacks = {
         "griefing", "crowding", "big_bodies", "ghosts", "presence", "room_flood", "room_list",
         "deep_json", "slow_silent", "chat_flood", "signin_flood",
@@ -78,14 +74,7 @@ ARENA = BENCH.parent / "arena.py"
 def test_arena_quick_reports_pairing_and_broadcast_costs() -> None:
     """Issue 23's benchmark: an arena's pairing round, a game's scoring and the standings
     broadcast, measured on the server's own objects (the figures: docs/benchmarks.md)."""
-    done = subprocess.run(
-        [sys.executable, str(ARENA), "--quick", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout)
+    result = json.loads(_run(ARENA, "--quick", "--json", timeout=300))
     assert result["players"] == 100
     for key in ("pair_ms", "round_ms", "score_ms", "rank_ms", "broadcast_ms"):
         assert result[key]["median"] > 0, key

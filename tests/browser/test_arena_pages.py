@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -21,26 +20,14 @@ from playwright.sync_api import Page, expect
 
 from browser.browserkit import a_set, table, take
 from browser.test_a11y import AXE, violations
-from server.arenakit import FAST, Player, cookie_of, creator, server
+from server.arenakit import BY_HAND, Player, cookie_of, creator, free_port, new_arena, server
 
 pytestmark = pytest.mark.browser
 
 # A 10-minute arena lasts 120 s; a game is estimated at 36 s; the game starts 2 s after the
 # pairing at the latest (or as soon as both pages are in the room).
-TIMES = {
-    **FAST,
-    "SETGAME_ARENA_TIME_SCALE": "0.2",
-    "SETGAME_ARENA_BOT_SECONDS": "60",
-    "SETGAME_ARENAS_PER_CLIENT": "100",  # every test arena comes from this one address
-}
+TIMES = {**BY_HAND, "SETGAME_ARENAS_PER_CLIENT": "100"}  # every test arena: from one address
 PHONES = [(320, 568), (390, 664), (750, 342), (640, 280)]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +35,6 @@ def arena_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = Path(tmp_path_factory.mktemp("arena-pages")) / "arena.db"
     with server(db, free_port(), TIMES) as base:
         yield base
-
-
-def new_arena(base: str, name: str, **settings: Any) -> str:
-    """A private arena created over the API by a signed-in player; its id."""
-    with creator(base, name) as host:
-        body = {"deck": "beginner", "minutes": 10, "starts_in_seconds": 0, **settings}
-        answer = host.post("/api/arenas", json=body)
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["id"])
 
 
 def join(page: Page, base: str, arena: str, name: str, *, alone: bool = True) -> None:

@@ -49,6 +49,11 @@ def upload(page: Page, base: str, path: Path, lang: str = "en") -> None:
     page.goto(f"{base}/photo?lang={lang}")
     expect(page.locator("#photo-camera")).to_be_visible()  # a phone: the camera first
     expect(page.locator("[data-photo-camera]")).to_have_attribute("capture", "environment")
+    choose(page, path)
+
+
+def choose(page: Page, path: Path) -> None:
+    """Choose the photo at ``path`` on the open photo page; until the page has read it."""
     page.set_input_files("[data-photo-input]", str(path))
     expect(page.locator("main")).to_have_attribute("data-state", "read")
 
@@ -94,6 +99,15 @@ def truth_of(centre: tuple[float, float], photo: photokit.TablePhoto) -> str:
     raise AssertionError(f"no card drawn at {centre}")
 
 
+def outlined(page: Page, photo: photokit.TablePhoto) -> list[str]:
+    """The cards the outlines fall on, in the page's order; each card of ``photo`` is
+    outlined once."""
+    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
+    truth = [truth_of(c, photo) for c in mark_centres(page)]
+    assert sorted(truth) == sorted(CODES)
+    return truth
+
+
 def correct(page: Page, index: int, code: str) -> None:
     page.locator(f'#photo-cards [data-photo-card="{index}"]').tap()
     dialog = page.locator("#photo-fix")
@@ -120,10 +134,7 @@ def test_a_photo_of_a_table_is_read_corrected_and_played_on_a_phone(
     upload(page, live_server, path)
 
     # every card drawn is outlined once, where it lies in the photo
-    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
-    centres = mark_centres(page)
-    truth = [truth_of(c, photo) for c in centres]
-    assert sorted(truth) == sorted(CODES)
+    truth = outlined(page, photo)
     read = shown_cards(page)
     marks: list[str] = page.eval_on_selector_all(
         "#photo-marks [data-photo-mark]", "els => els.map(e => e.dataset.code)"
@@ -236,8 +247,7 @@ def test_the_photo_page_passes_axe_and_works_by_keyboard(
     page = phone(new_page, theme, bypass_csp=True)
     page.goto(f"{live_server}/photo")
     axe_clean(page, f"photo page, empty ({theme})")
-    page.set_input_files("[data-photo-input]", str(path))
-    expect(page.locator("main")).to_have_attribute("data-state", "read")
+    choose(page, path)
     axe_clean(page, f"photo page, read ({theme})")
     page.set_viewport_size({"width": 750, "height": 342})  # the phone held sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 750
@@ -289,15 +299,13 @@ def test_a_photo_turned_by_its_exif_is_outlined_as_shown(
     page.goto(live_server)
     page.locator("[data-home-photo]").tap()  # the home page links the photo page
     page.wait_for_url("**/photo")
-    page.set_input_files("[data-photo-input]", str(path))
-    expect(page.locator("main")).to_have_attribute("data-state", "read")
+    choose(page, path)
     size = page.evaluate(
         "[document.querySelector('#photo-img').naturalWidth, "
         "document.querySelector('#photo-img').naturalHeight]"
     )
     assert size == [photo.width, photo.height]
-    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
-    assert sorted(truth_of(c, photo) for c in mark_centres(page)) == sorted(CODES)
+    outlined(page, photo)
 
 
 def test_a_photo_over_15_mb_is_made_lighter_before_it_is_sent(
@@ -317,5 +325,4 @@ def test_a_photo_over_15_mb_is_made_lighter_before_it_is_sent(
     upload(page, live_server, path)
     sent = int(page.get_attribute("main", "data-sent") or "0")
     assert 0 < sent < 4 * 1024 * 1024, sent
-    expect(page.locator("#photo-marks [data-photo-mark]")).to_have_count(len(CODES))
-    assert sorted(truth_of(c, photo) for c in mark_centres(page)) == sorted(CODES)
+    outlined(page, photo)

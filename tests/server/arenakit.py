@@ -23,6 +23,13 @@ from websockets.exceptions import ConnectionClosed
 from setgame.rules.cards import card_names, parse_cards
 from setgame.rules.sets import find_sets
 
+# The throwaway servers' helpers are shared with the benchmarks (benchmarks/services.py); this
+# module is also imported by tests/tui and tests/browser, where tests/server/conftest.py is not.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import services
+
+free_port = services.free_port
+
 FAST = {
     "SETGAME_ARENA_TIME_SCALE": "0.04",  # a 10-minute arena lasts 24 s
     "SETGAME_ARENA_PAIR_SECONDS": "0.2",
@@ -31,6 +38,9 @@ FAST = {
     "SETGAME_ARENA_START_SECONDS": "2",
     "SETGAME_ARENA_STANDINGS_SECONDS": "0.2",
 }
+BY_HAND = {**FAST, "SETGAME_ARENA_TIME_SCALE": "0.2", "SETGAME_ARENA_BOT_SECONDS": "60"}
+"""Times of an arena played by hand (a terminal's keys, a page's clicks): a 10-minute arena
+lasts 120 s, and nobody gets a computer opponent for a minute."""
 
 
 @contextlib.contextmanager
@@ -56,12 +66,7 @@ def server(db: Path | str, port: int, env: dict[str, str] | None = None,
                 time.sleep(0.1)
             yield base
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            services.stop_process(proc, 10)
 
 
 def cookie_of(client: httpx.Client) -> str:
@@ -76,6 +81,16 @@ def creator(base: str, name: str = "Host") -> httpx.Client:
         answer = client.post("/api/account/claim", json={"name": name, "password": "correct horse"})
     assert answer.status_code == 201, answer.text
     return httpx.Client(base_url=base, timeout=10, cookies=client.cookies)
+
+
+def new_arena(base: str, name: str = "Host", **settings: Any) -> str:
+    """A private arena (beginner's deck, 10 minutes, starting at once unless ``settings``
+    say otherwise) created over the API by a signed-in player ``name``; its id."""
+    with creator(base, name) as host:
+        body = {"deck": "beginner", "minutes": 10, "starts_in_seconds": 0, **settings}
+        answer = host.post("/api/arenas", json=body)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
 
 
 @dataclass

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,26 @@ def redis_url() -> Iterator[str]:
         if os.environ.get("SETGAME_REQUIRE_REDIS"):  # scripts/test.sh installs it: a gap
             pytest.fail(f"{missing} (scripts/test.sh should have installed it)")
         pytest.skip(str(missing))
+
+
+@pytest.fixture
+async def new_database(postgres_url: str) -> AsyncIterator[Callable[[], Awaitable[str]]]:
+    """``await new_database()``: the URL of a new, empty database of the test PostgreSQL
+    cluster, for this test alone (dropped after it)."""
+    import asyncpg
+
+    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
+    made: list[str] = []
+
+    async def make() -> str:
+        name = "test_" + uuid.uuid4().hex[:10]
+        await admin.execute(f"CREATE DATABASE {name}")
+        made.append(name)
+        return postgres_url.rsplit("/", 1)[0] + "/" + name
+
+    try:
+        yield make
+        for name in made:
+            await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()

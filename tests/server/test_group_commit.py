@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,17 +19,9 @@ def tick(version: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[str]:
+async def database(new_database: Callable[[], Awaitable[str]]) -> str:
     """A new, empty database of the test PostgreSQL cluster."""
-    import asyncpg
-
-    name = "group_" + uuid.uuid4().hex[:10]
-    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    yield postgres_url.rsplit("/", 1)[0] + "/" + name
+    return await new_database()
 
 
 async def rooms_of(storage: Storage, count: int) -> list[tuple[str, str]]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import uuid
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -197,18 +196,9 @@ def _scrape(server: str) -> Samples:
 
 
 @pytest.fixture
-async def cluster_db(postgres_url: str) -> AsyncIterator[str]:
+async def cluster_db(new_database: Callable[[], Awaitable[str]]) -> str:
     """A new, empty database of the test PostgreSQL cluster for this test alone."""
-    import asyncpg
-
-    name = "metrics_" + uuid.uuid4().hex[:10]
-    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield postgres_url.rsplit("/", 1)[0] + "/" + name
-        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
-    finally:
-        await admin.close()
+    return await new_database()
 
 
 async def test_relays_are_counted_on_both_sides_of_a_cluster(

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +24,25 @@ from setgame.server.client import Client, Disconnected, ServerError
 PING_BOUND = 2.0 + 1.5  # PING_SECONDS, and room for a busy machine
 
 
-@pytest.fixture
-def postgres() -> Iterator[services.Server]:
-    """A PostgreSQL of this test's own: it is stopped here."""
+def _own(start: Callable[[], AbstractContextManager[services.Server]]) -> Iterator[services.Server]:
+    """The server ``start`` starts, or skip when the machine lacks it."""
     try:
-        with services.postgres_server() as server:
+        with start() as server:
             yield server
     except services.Missing as missing:
         pytest.skip(str(missing))
+
+
+@pytest.fixture
+def postgres() -> Iterator[services.Server]:
+    """A PostgreSQL of this test's own: it is stopped here."""
+    yield from _own(services.postgres_server)
 
 
 @pytest.fixture
 def redis() -> Iterator[services.Server]:
-    try:
-        with services.redis_server() as server:
-            yield server
-    except services.Missing as missing:
-        pytest.skip(str(missing))
+    """A Redis of this test's own: it is hung and stopped here."""
+    yield from _own(services.redis_server)
 
 
 @pytest.fixture
@@ -83,12 +86,17 @@ async def serves_what_it_can(http: httpx.AsyncClient, server: str) -> None:
     assert (await http.get(f"{server}/api/rooms")).status_code == 200
 
 
+async def all_ready(http: httpx.AsyncClient, servers: list[LiveServer]) -> None:
+    """Until every process is ready (``/api/ready`` answers 200, ``{"ok": true}``)."""
+    for server in servers:
+        assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+
+
 async def test_the_database_stopped_and_started_again(
     two: list[LiveServer], postgres: services.Server
 ) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await asyncio.to_thread(postgres.stop)  # pg_ctl stop -m fast
         for server in two:
             down = await until(http, f"{server}/api/ready", 503)
@@ -100,8 +108,7 @@ async def test_the_database_stopped_and_started_again(
         refused = await http.post(f"{two[0]}/api/rooms", json={})
         assert refused.status_code == 503, refused.text
         await asyncio.to_thread(postgres.start)
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await plays_again(http, two)
 
 
@@ -109,8 +116,7 @@ async def test_redis_hung_then_stopped_then_started_again(
     two: list[LiveServer], redis: services.Server
 ) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         redis.pause()  # hangs: every answer must still come within the ping's timeout
         try:
             for server in two:
@@ -119,15 +125,13 @@ async def test_redis_hung_then_stopped_then_started_again(
                 await serves_what_it_can(http, server)
         finally:
             redis.resume()
-        for server in two:
-            await until(http, f"{server}/api/ready", 200)
+        await all_ready(http, two)
         await asyncio.to_thread(redis.stop)
         for server in two:
             assert (await until(http, f"{server}/api/ready", 503))["failed"] == ["redis"]
             await serves_what_it_can(http, server)
         await asyncio.to_thread(redis.start)
-        for server in two:
-            assert await until(http, f"{server}/api/ready", 200) == {"ok": True}
+        await all_ready(http, two)
         await plays_again(http, two)
 
 

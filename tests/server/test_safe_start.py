@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -24,28 +23,6 @@ from setgame.server.storage import Storage, StorageError
 
 ROUNDS = 10
 TOGETHER = 3
-
-
-@pytest.fixture
-async def new_database(postgres_url: str) -> AsyncIterator[Callable[[], object]]:
-    """``await new_database()``: the URL of a new, empty database of the test cluster."""
-    import asyncpg
-
-    admin = await asyncpg.connect(postgres_url.replace("postgresql+asyncpg", "postgresql"))
-    made: list[str] = []
-
-    async def make() -> str:
-        name = "start_" + uuid.uuid4().hex[:10]
-        await admin.execute(f"CREATE DATABASE {name}")
-        made.append(name)
-        return postgres_url.rsplit("/", 1)[0] + "/" + name
-
-    try:
-        yield make
-        for name in made:
-            await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
-    finally:
-        await admin.close()
 
 
 def _together(servers: list[LiveServer]) -> None:
@@ -78,6 +55,17 @@ async def _serve(servers: list[LiveServer]) -> None:
             assert (await http.get(f"{servers[0]}/api/rooms/{room}")).status_code == 200
 
 
+async def _all_come_up(servers: list[LiveServer], url: str) -> None:
+    """``servers`` started at once all come up and serve; then they are stopped, and the
+    database ``url`` is at the head revision."""
+    try:
+        await asyncio.to_thread(_together, servers)
+        await _serve(servers)
+    finally:
+        await asyncio.to_thread(_stop, servers)
+    assert await _revision(url) == migrations.head()
+
+
 async def _revision(url: str) -> str | None:
     engine = create_async_engine(url)
     try:
@@ -98,12 +86,7 @@ async def test_three_processes_started_together_on_an_empty_database_all_come_up
         ]
         for server in servers:
             server.options = ["--redis", redis_url]  # every one with --create-db
-        try:
-            await asyncio.to_thread(_together, servers)
-            await _serve(servers)
-        finally:
-            await asyncio.to_thread(_stop, servers)
-        assert await _revision(url) == migrations.head()
+        await _all_come_up(servers, url)
 
 
 async def test_processes_upgrading_one_older_database_together_all_come_up(
@@ -120,12 +103,7 @@ async def test_processes_upgrading_one_older_database_together_all_come_up(
         servers = [LiveServer(url, tmp_path / f"u{round_}n{n}.log") for n in range(TOGETHER)]
         for server in servers:
             server.options, server.created = ["--redis", redis_url], True  # no --create-db
-        try:
-            await asyncio.to_thread(_together, servers)
-            await _serve(servers)
-        finally:
-            await asyncio.to_thread(_stop, servers)
-        assert await _revision(url) == migrations.head()
+        await _all_come_up(servers, url)
 
 
 async def test_a_process_without_create_db_waits_for_the_one_creating(

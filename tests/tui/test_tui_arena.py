@@ -7,59 +7,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
+import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from server.arenakit import FAST, Player, creator, server
+from server.arenakit import BY_HAND, Player, free_port, new_arena, server
 from setgame.cli.main import main
 from setgame.tui.app import SetApp
 from setgame.tui.arena import ArenaSession
-from tui.tuikit import FakeClock, a_set, keys_for, message
+from tui.tuikit import FakeClock, a_set, keys_for, message, until
 
 pytestmark = pytest.mark.slow
 
-TIMES = {**FAST, "SETGAME_ARENA_TIME_SCALE": "0.2", "SETGAME_ARENA_BOT_SECONDS": "60"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+_until = functools.partial(until, timeout=20)  # an arena's steps wait on its pairing rounds
 
 
 @pytest.fixture(scope="module")
 def arena_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = Path(tmp_path_factory.mktemp("tui-arena")) / "arena.db"
-    with server(db, _free_port(), TIMES) as base:
+    with server(db, free_port(), BY_HAND) as base:
         yield base
-
-
-def _new_arena(base: str) -> str:
-    with creator(base, "TuiHost") as host:
-        body = {"deck": "beginner", "minutes": 10, "starts_in_seconds": 0}
-        answer = host.post("/api/arenas", json=body)
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["id"])
-
-
-async def _until(
-    app: SetApp, clock: FakeClock, done: Callable[[], bool], timeout: float = 20
-) -> None:
-    """Redraw from the session until ``done()``; the fake clock follows real time."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while loop.time() < give_up:
-        clock.now += 0.05
-        app.refresh_game()
-        if done():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out; view: {app.view!r}")
 
 
 def _board(app: SetApp) -> str:
@@ -69,7 +39,7 @@ def _board(app: SetApp) -> str:
 async def test_the_terminal_plays_an_arenas_pairing_and_shows_the_standings(
     arena_base: str, clock: FakeClock
 ) -> None:
-    arena = _new_arena(arena_base)
+    arena = new_arena(arena_base, "TuiHost")
     session = ArenaSession(f"{arena_base}/arena/{arena}", name="Tess")
     app = SetApp(session, clock=clock, poll_seconds=3600)
     olga = Player(arena_base, arena, "Olga", delay=6.0)  # much slower than Tess's keys
@@ -154,10 +124,10 @@ async def test_the_terminal_comes_back_to_the_arena_after_a_restart(
 ) -> None:
     """The server stops and starts again (the arena's standings are stored): the terminal
     says it reconnects, comes back with its participant's token, and is still in."""
-    db, port = tmp_path / "restart.db", _free_port()
+    db, port = tmp_path / "restart.db", free_port()
     with contextlib.ExitStack() as running:
-        base = running.enter_context(server(db, port, TIMES))
-        arena = _new_arena(base)
+        base = running.enter_context(server(db, port, BY_HAND))
+        arena = new_arena(base, "TuiHost")
         session = ArenaSession(f"{base}/arena/{arena}", name="Tess")
         app = SetApp(session, clock=clock, poll_seconds=3600)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -166,7 +136,7 @@ async def test_the_terminal_comes_back_to_the_arena_after_a_restart(
             running.close()  # the server stops
             await _until(app, clock, lambda: "reconnecting" in message(app))
             assert session.offline
-            running.enter_context(server(db, port, TIMES))  # and starts again
+            running.enter_context(server(db, port, BY_HAND))  # and starts again
             await _until(app, clock, lambda: message(app) == "Connected again", timeout=60)
             await _until(app, clock, lambda: "1. Tess — 0 points, 0 games" in _board(app))
             assert not session.offline and (session.you or {}).get("state") == "waiting"

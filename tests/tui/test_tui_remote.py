@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from conftest import free_port
 from setgame.server.client import Client, create_room
 from setgame.tui import remote
 from setgame.tui.app import SetApp
@@ -22,23 +20,9 @@ from tui.tuikit import (
     not_a_set,
     scores,
     table,
+    until,
     wait_shown_whole,
 )
-
-
-async def _until(
-    app: SetApp, clock: FakeClock, done: Callable[[], bool], timeout: float = 10
-) -> None:
-    """Redraw from the session until ``done()``; the fake clock follows real time."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while loop.time() < give_up:
-        clock.now += 0.05
-        app.refresh_game()
-        if done():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out; view: {app.view!r}")
 
 
 @pytest.mark.slow
@@ -50,13 +34,13 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
         session = RemoteSession(f"{live_server}/room/{room}", name="Tess")
         app = SetApp(session, clock=clock, poll_seconds=3600)
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(app, clock, lambda: len(app.view["players"]) == 2)
+            await until(app, clock, lambda: len(app.view["players"]) == 2)
             assert app.view["you"] == app.view["players"][1]["id"]
             names = [p["name"] for p in app.view["players"]]
             assert names == ["Alice", "Tess"] and app.view["phase"] == "lobby"
             assert "Press Enter to start" in str(app.holder_bar.content)
             await pilot.press("enter")
-            await _until(app, clock, lambda: app.view["phase"] == "playing")
+            await until(app, clock, lambda: app.view["phase"] == "playing")
             assert len(table(app)) == 12 and app.view["deck"] == 15
             await alice.wait_update(lambda s: s["phase"] == "playing")
             assert table(app) == alice.table
@@ -66,31 +50,31 @@ async def test_joining_a_running_servers_room(live_server: str, clock: FakeClock
                 size = len(table(app))
                 await pilot.press("n")
                 await alice.no_set()
-                await _until(app, clock, lambda: len(table(app)) == size + 3)  # noqa: B023
+                await until(app, clock, lambda: len(table(app)) == size + 3)  # noqa: B023
 
             # Tess calls SET and picks a set by keys: Alice sees the point
             await pilot.press("space")
-            await _until(app, clock, lambda: app.view["holder"] == app.view["you"])
+            await until(app, clock, lambda: app.view["holder"] == app.view["you"])
             assert "You hold the board" in str(app.holder_bar.content)
             await pilot.press(*keys_for(app, triple))
-            await _until(app, clock, lambda: me(app)["score"] == 1)
+            await until(app, clock, lambda: me(app)["score"] == 1)
             assert message(app) == "A set! " + " ".join(triple)
             await alice.wait_update(lambda s: any(p["score"] == 1 for p in s["players"]))
 
             # Alice calls and picks wrong: Tess reads why, in her language
             await alice.call()
-            await _until(app, clock, lambda: app.view["holder"] is not None)
+            await until(app, clock, lambda: app.view["holder"] is not None)
             assert str(app.holder_bar.content).startswith("Alice holds the board: ")
             wrong = not_a_set(app)
             await alice.pick(list(wrong))
-            await _until(app, clock, lambda: "Not a set" in message(app))
+            await until(app, clock, lambda: "Not a set" in message(app))
             assert message(app).startswith("Alice: " + " ".join(wrong) + ": Not a set: ")
 
             # the server refuses a second "no set": the refusal is worded by the app
             await pilot.press("n")
-            await _until(app, clock, lambda: bool(me(app)["declared"]))
+            await until(app, clock, lambda: bool(me(app)["declared"]))
             await pilot.press("n")
-            await _until(app, clock, lambda: "already" in message(app))
+            await until(app, clock, lambda: "already" in message(app))
             assert message(app) == "You have already said there is no set."
             await pilot.press("q", "y")
         assert session.client is not None and session.client.closed is not None
@@ -132,10 +116,7 @@ async def test_a_refused_connection_is_said_in_words(
     clock: FakeClock, lang: str, words: str
 ) -> None:
     """Nothing listens on the port (a real refused connection): no "[Errno 111]"."""
-    with socket.socket() as sock:  # a port that was free a moment ago, now closed
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{free_port()}"  # a port that was free a moment ago, now closed
     with pytest.raises(RemoteError) as refused:
         await RemoteSession(f"{base}/room/abc").open(0.0)
     assert refused.value.why == "refused"
@@ -159,17 +140,17 @@ async def test_the_seat_comes_back_after_a_server_restart(
     await alice.close()
     app = SetApp(RemoteSession(f"{fresh_server}/room/{room}", name="Tess"), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _until(app, clock, lambda: len(app.view["players"]) == 2)
+        await until(app, clock, lambda: len(app.view["players"]) == 2)
         await pilot.press("enter")
-        await _until(app, clock, lambda: app.view["phase"] == "playing")
+        await until(app, clock, lambda: app.view["phase"] == "playing")
         before, you = table(app), app.view["you"]
         fresh_server.restart()  # kill -9, then the same port and database
-        await _until(app, clock, lambda: message(app).startswith("Connection to the server lost"))
+        await until(app, clock, lambda: message(app).startswith("Connection to the server lost"))
         assert app.message_bar.has_class("warning") and "None" not in message(app)
-        await _until(app, clock, lambda: message(app) == "Connected again", timeout=30)
+        await until(app, clock, lambda: message(app) == "Connected again", timeout=30)
         assert app.view["you"] == you and table(app) == before
         await pilot.press("space")
-        await _until(app, clock, lambda: app.view["holder"] == you)
+        await until(app, clock, lambda: app.view["holder"] == you)
         await pilot.press("q", "y")
 
 
@@ -183,20 +164,20 @@ async def test_a_server_gone_for_good_is_said_and_the_clock_stands_still(
     room = await create_room(fresh_server, deck="beginner", rounds="single")
     app = SetApp(RemoteSession(f"{fresh_server}/room/{room}", name="Tess"), clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _until(app, clock, lambda: len(app.view["players"]) == 1)
+        await until(app, clock, lambda: len(app.view["players"]) == 1)
         await pilot.press("enter")
-        await _until(app, clock, lambda: app.view["phase"] == "playing")
+        await until(app, clock, lambda: app.view["phase"] == "playing")
         clock.now += 3
         app.refresh_game()
         fresh_server.stop()
-        await _until(app, clock, lambda: "reconnecting" in message(app))
+        await until(app, clock, lambda: "reconnecting" in message(app))
         assert message(app) == "Connection to the server lost; reconnecting…"
         shown = str(app.status_bar.content)
         clock.now += 30  # half a minute without a server
         await pilot.press("space")
         assert message(app) == "Not connected to the server: wait until it reconnects"
         assert str(app.status_bar.content) == shown
-        await _until(app, clock, lambda: "did not come back" in message(app))
+        await until(app, clock, lambda: "did not come back" in message(app))
         assert "Press q to leave" in message(app) and str(app.status_bar.content) == shown
         await pilot.press("q", "y")
 
@@ -214,29 +195,29 @@ async def test_players_who_leave_or_drop_are_shown_gone(live_server: str, clock:
             await client.join(name)
         app = SetApp(RemoteSession(f"{live_server}/room/{room}", name="Tess"), clock=clock)
         async with app.run_test(size=(100, 30)) as pilot:
-            await _until(app, clock, lambda: len(app.view["players"]) == 4)
+            await until(app, clock, lambda: len(app.view["players"]) == 4)
             link = f"Others join with this link: {live_server}/room/{room}"
             assert link in str(app.holder_bar.content).replace("\n", " ")
             await pilot.press("enter")
-            await _until(app, clock, lambda: app.view["phase"] == "playing")
+            await until(app, clock, lambda: app.view["phase"] == "playing")
             assert "link" not in str(app.holder_bar.content)
             await _alice_takes_a_set(app, pilot, clock, alice, bob, carol)
             await bob.close()  # Bob's connection drops
-            await _until(app, clock, lambda: "Bob lost the connection" in message(app))
+            await until(app, clock, lambda: "Bob lost the connection" in message(app))
             assert "Bob: 0 [offline]" in scores(app)
             said = _record_what_is_said(app)
             ids = {p["name"]: p["id"] for p in app.view["players"]}
             await carol.leave()  # Carol gives up her seat holding no points: dropped
-            await _until(app, clock, lambda: "Carol left" in message(app))
+            await until(app, clock, lambda: "Carol left" in message(app))
             assert "Carol" not in scores(app) and len(app.view["players"]) == 3
             await alice.leave()  # Alice gives up her seat holding a point: kept, shown gone
-            await _until(app, clock, lambda: "Alice left" in message(app))
+            await until(app, clock, lambda: "Alice left" in message(app))
             assert "Alice: 1 [left]" in scores(app) and "Bob: 0 [offline]" in scores(app)
             # the server also reports the leavers' connections (before Bob's return, which
             # comes after Alice's ping): a seat that left did not lose its connection
             await alice.ping()
             bob = await bob.reconnect()
-            await _until(app, clock, lambda: "Bob is back" in message(app))
+            await until(app, clock, lambda: "Bob is back" in message(app))
             assert said == ["Carol left", "Alice left", "Bob is back"]
             assert not any(pid in text for pid in ids.values() for text in said)
             tess = app.view["you"]
@@ -271,12 +252,12 @@ async def _alice_takes_a_set(
         await pilot.press("n")
         for client in (alice, *others):
             await client.no_set()
-        await _until(app, clock, lambda: len(table(app)) == size + 3)  # noqa: B023
+        await until(app, clock, lambda: len(table(app)) == size + 3)  # noqa: B023
     await alice.wait_update(lambda s: s["table"] == table(app))
     await alice.call()
-    await _until(app, clock, lambda: app.view["holder"] is not None)
+    await until(app, clock, lambda: app.view["holder"] is not None)
     await alice.pick(list(triple))
-    await _until(app, clock, lambda: "Alice found a set" in message(app))
+    await until(app, clock, lambda: "Alice found a set" in message(app))
     assert "Alice: 1" in scores(app)
 
 
@@ -289,7 +270,7 @@ async def test_an_app_that_ends_without_q_leaves_no_connection_open(
     session = RemoteSession(f"{live_server}/room/{room}", name="Tess")
     app = SetApp(session, clock=clock)
     async with app.run_test(size=(80, 24)):
-        await _until(app, clock, lambda: len(app.view["players"]) == 1)
+        await until(app, clock, lambda: len(app.view["players"]) == 1)
     assert session.client is not None and session.client.closed is not None
     async with await Client.connect(live_server, room) as watcher:
         assert [p["name"] for p in (watcher.state or {})["players"]] == ["Tess"]

@@ -7,7 +7,6 @@ The player's claims are computed from what the screen's view shows, with
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from typing import Any
 
@@ -23,22 +22,9 @@ from setgame.tui.remote import RemoteSession
 from setgame.tui.strings import PREVIOUS_KEYS, event_message
 from setgame.tui.widgets import KEYS, CardView
 from setgame.words.i18n import explain_text
-from tui.tuikit import FakeClock, make_app, me, message
+from tui.tuikit import FakeClock, make_app, me, message, until
 
 DAY = "2026-11-22"
-
-
-async def _until(app: SetApp, clock: FakeClock, done: Any, timeout: float = 10) -> None:
-    """Redraw from an online session until ``done()``; the fake clock follows real time."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while loop.time() < give_up:
-        clock.now += 0.05
-        app.refresh_game()
-        if done():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out; view: {app.view!r}")
 
 
 async def _tick(app: SetApp, clock: FakeClock, seconds: float) -> None:
@@ -241,20 +227,20 @@ async def test_memory_in_an_online_room(live_server: str, clock: FakeClock) -> N
         await alice.join("Alice")
         app = SetApp(RemoteSession(f"{live_server}/room/{room}", name="Tess"), clock=clock)
         async with app.run_test(size=(100, 32)) as pilot:
-            await _until(app, clock, lambda: len(app.view.get("players") or ()) == 2)
+            await until(app, clock, lambda: len(app.view.get("players") or ()) == 2)
             await pilot.press("enter")
-            await _until(app, clock, lambda: app.view["phase"] == "playing")
+            await until(app, clock, lambda: app.view["phase"] == "playing")
             assert app.view["table"] == [None] * 12
             await pilot.press(KEYS[0])  # not the holder: call first
             assert message(app) == "Press Space to call SET first"
             await pilot.press("space")
-            await _until(app, clock, lambda: app.view["holder"] == app.view["you"])
+            await until(app, clock, lambda: app.view["holder"] == app.view["you"])
             assert "turn up 3 cards" in str(app.holder_bar.content)
             await pilot.press(KEYS[0], KEYS[1])
-            await _until(app, clock, lambda: app.view["turned"] == [0, 1])
+            await until(app, clock, lambda: app.view["turned"] == [0, 1])
             await alice.wait_update(lambda s: s.get("turned") == [0, 1])
             await pilot.press(KEYS[2])
-            await _until(app, clock, lambda: app.view["holder"] is None)
+            await until(app, clock, lambda: app.view["holder"] is None)
             if not me(app)["sets"]:
                 assert app.view["table"][:3] == [None, None, None]
     finally:

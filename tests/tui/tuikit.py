@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,3 +107,18 @@ async def wait_shown_whole(app: SetApp, pilot: Any, seconds: float = 3.0) -> boo
             return True
         await pilot.pause(0.02)
     return shown_whole(app)
+
+
+async def until(
+    app: SetApp, clock: FakeClock, done: Callable[[], bool], timeout: float = 10
+) -> None:
+    """Redraw from an online session until ``done()``; the fake clock follows real time."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + timeout
+    while loop.time() < give_up:
+        clock.now += 0.05
+        app.refresh_game()
+        if done():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out; view: {app.view!r}")

@@ -15,7 +15,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from setgame.server.wordfilter import WordsError, host_lines
 
@@ -24,6 +24,15 @@ ENV_PREFIX = "SETGAME_"
 
 class LimitError(ValueError):
     """A limit set to a value it cannot take; the message quotes the variable and value."""
+
+
+_V = TypeVar("_V", int, float)
+
+
+def _bounded(default: _V, low: float, high: float, doc: str) -> _V:
+    """A number limit: its default, the bounds :meth:`Limits.from_env` holds it to (both
+    included), and the line ``docs/deploy.md`` says of it."""
+    return field(default=default, metadata={"min": low, "max": high, "doc": doc})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,220 +49,133 @@ class Limits:
             "X-Forwarded-For is believed; empty: none, the peer address is the client",
         },
     )
-    connections_per_client: int = field(
-        default=256,
-        metadata={"min": 1, "max": 100_000, "doc": "open TCP connections one client address "
-                  "may hold (trusted proxies are exempt); more are closed at once"},
+    connections_per_client: int = _bounded(
+        256, 1, 100_000, "open TCP connections one client address may hold (trusted proxies are "
+        "exempt); more are closed at once",
     )
-    connect_rate: float = field(
-        default=20.0,
-        metadata={"min": 0.1, "max": 100_000, "doc": "new TCP connections a second one "
-                  "client address may open on average (trusted proxies are exempt)..."},
+    connect_rate: float = _bounded(
+        20.0, 0.1, 100_000, "new TCP connections a second one client address may open on average "
+        "(trusted proxies are exempt)...",
     )
-    connect_burst: int = field(
-        default=200,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; more are closed before "
-                  "a byte is read"},
+    connect_burst: int = _bounded(
+        200, 1, 100_000, "...and at once; more are closed before a byte is read",
     )
-    header_seconds: float = field(
-        default=10.0,
-        metadata={"min": 1, "max": 300, "doc": "seconds a connection has to send a complete "
-                  "request head (HTTP or websocket handshake); slower ones are closed"},
+    header_seconds: float = _bounded(
+        10.0, 1, 300, "seconds a connection has to send a complete request head (HTTP or websocket "
+        "handshake); slower ones are closed",
     )
-    header_bytes: int = field(
-        default=16_384,
-        metadata={"min": 1024, "max": 1_048_576, "doc": "largest request head in bytes (the "
-                  "request line and every header); a larger one gets 431 and is not read further"},
+    header_bytes: int = _bounded(
+        16_384, 1024, 1_048_576, "largest request head in bytes (the request line and every "
+        "header); a larger one gets 431 and is not read further",
     )
-    body_bytes: int = field(
-        default=4096,
-        metadata={"min": 256, "max": 1_048_576, "doc": "largest request body in bytes; "
-                  "a larger one gets 413 and is not read further"},
+    body_bytes: int = _bounded(
+        4096, 256, 1_048_576, "largest request body in bytes; a larger one gets 413 and is not "
+        "read further",
     )
-    body_seconds: float = field(
-        default=10.0,
-        metadata={"min": 1, "max": 300, "doc": "seconds a request body has to arrive whole; "
-                  "a slower one gets 408"},
+    body_seconds: float = _bounded(
+        10.0, 1, 300, "seconds a request body has to arrive whole; a slower one gets 408",
     )
-    linger_bytes: int = field(
-        default=64 * 1_048_576,
-        metadata={"min": 0, "max": 1 << 34, "doc": "bytes of a refused request body (413) "
-                  "read and dropped after the answer, so that a client still sending reads "
-                  "the answer instead of a reset (a lingering close, as nginx's)..."},
+    linger_bytes: int = _bounded(
+        64 * 1_048_576, 0, 1 << 34, "bytes of a refused request body (413) read and dropped after "
+        "the answer, so that a client still sending reads the answer instead of a reset (a "
+        "lingering close, as nginx's)...",
     )
-    linger_seconds: float = field(
-        default=10.0,
-        metadata={"min": 0.0, "max": 300.0, "doc": "...for at most this long; then the "
-                  "connection is cut"},
+    linger_seconds: float = _bounded(
+        10.0, 0.0, 300.0, "...for at most this long; then the connection is cut",
     )
-    json_depth: int = field(
-        default=16,
-        metadata={"min": 4, "max": 256, "doc": "deepest nesting of arrays and objects in a "
-                  "message or request body; deeper ones are refused with 'too_deep'"},
+    json_depth: int = _bounded(
+        16, 4, 256, "deepest nesting of arrays and objects in a message or request body; deeper "
+        "ones are refused with 'too_deep'",
     )
-    hello_seconds: float = field(
-        default=10.0,
-        metadata={"min": 1, "max": 300, "doc": "seconds a new websocket has to say hello "
-                  "(a ping does not count); else it is closed with 1008"},
+    hello_seconds: float = _bounded(
+        10.0, 1, 300, "seconds a new websocket has to say hello (a ping does not count); else it "
+        "is closed with 1008",
     )
-    unauth_per_client: int = field(
-        default=64,
-        metadata={"min": 1, "max": 10_000, "doc": "websockets one client address may hold "
-                  "open before their hello; more are closed with 1013"},
+    unauth_per_client: int = _bounded(
+        64, 1, 10_000, "websockets one client address may hold open before their hello; more are "
+        "closed with 1013",
     )
-    unauth_total: int = field(
-        default=2000,
-        metadata={"min": 1, "max": 1_000_000, "doc": "websockets the whole server holds "
-                  "open before their hello; more are closed with 1013"},
+    unauth_total: int = _bounded(
+        2000, 1, 1_000_000, "websockets the whole server holds open before their hello; more are "
+        "closed with 1013",
     )
-    room_sockets: int = field(
-        default=200,
-        metadata={"min": 1, "max": 100_000, "doc": "greeted websockets one room accepts; a "
-                  "seated player with a valid token is always let in"},
+    room_sockets: int = _bounded(
+        200, 1, 100_000, "greeted websockets one room accepts; a seated player with a valid token "
+        "is always let in",
     )
-    seat_sockets: int = field(
-        default=4,
-        metadata={"min": 1, "max": 64, "doc": "websockets one seat may hold at once (tabs); "
-                  "a new one closes that seat's oldest with 1008"},
+    seat_sockets: int = _bounded(
+        4, 1, 64, "websockets one seat may hold at once (tabs); a new one closes that seat's "
+        "oldest with 1008",
     )
 
     # -- rooms, players and storage --------------------------------------------------------
 
-    room_cap: int = field(
-        default=5000,
-        metadata={"min": 1, "max": 1_000_000, "doc": "rooms held at once (in memory), all clients"},
+    room_cap: int = _bounded(5000, 1, 1_000_000, "rooms held at once (in memory), all clients")
+    rooms_per_client: int = _bounded(
+        20, 1, 100_000, "live rooms one client address may have created",
     )
-    rooms_per_client: int = field(
-        default=20,
-        metadata={
-            "min": 1,
-            "max": 100_000,
-            "doc": "live rooms one client address may have created",
-        },
+    rooms_per_minute: float = _bounded(
+        120.0, 0.01, 1_000_000.0, "rooms one client address may create a minute",
     )
-    rooms_per_minute: float = field(
-        default=120.0,
-        metadata={
-            "min": 0.01,
-            "max": 1_000_000.0,
-            "doc": "rooms one client address may create a minute",
-        },
+    rooms_burst: int = _bounded(500, 1, 1_000_000, "rooms one client address may create at once")
+    seats_per_client: int = _bounded(6, 1, 8, "seats one client address may hold in one room")
+    joins_per_minute: float = _bounded(6.0, 0.01, 100_000.0, "joins a minute per client and room")
+    join_burst: int = _bounded(12, 1, 10_000, "joins at once per client and room")
+    away_grace: float = _bounded(
+        10.0, 0.1, 3600.0, "seconds without a connection before a seated player counts as away",
     )
-    rooms_burst: int = field(
-        default=500,
-        metadata={
-            "min": 1,
-            "max": 1_000_000,
-            "doc": "rooms one client address may create at once",
-        },
+    abandon_seconds: float = _bounded(
+        7200.0, 0.1, 30 * 86400.0, "a room nobody has open for this long is closed (an unfinished "
+        "game is deleted)",
     )
-    seats_per_client: int = field(
-        default=6,
-        metadata={"min": 1, "max": 8, "doc": "seats one client address may hold in one room"},
+    left_seconds: float = _bounded(
+        300.0, 0.1, 86400.0, "a multiplayer room nobody has open stops counting against its "
+        "creator's address after this long",
     )
-    joins_per_minute: float = field(
-        default=6.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "joins a minute per client and room"},
+    retention_days: float = _bounded(
+        30.0, 0.00001, 36500.0, "finished games (and their replays) are deleted this many days "
+        "after the end",
     )
-    join_burst: int = field(
-        default=12,
-        metadata={"min": 1, "max": 10_000, "doc": "joins at once per client and room"},
-    )
-    away_grace: float = field(
-        default=10.0,
-        metadata={
-            "min": 0.1,
-            "max": 3600.0,
-            "doc": "seconds without a connection before a seated player counts as away",
-        },
-    )
-    abandon_seconds: float = field(
-        default=7200.0,
-        metadata={
-            "min": 0.1,
-            "max": 30 * 86400.0,
-            "doc": "a room nobody has open for this long is closed (an unfinished game is deleted)",
-        },
-    )
-    left_seconds: float = field(
-        default=300.0,
-        metadata={
-            "min": 0.1,
-            "max": 86400.0,
-            "doc": "a multiplayer room nobody has open stops counting against its creator's "
-            "address after this long",
-        },
-    )
-    retention_days: float = field(
-        default=30.0,
-        metadata={
-            "min": 0.00001,
-            "max": 36500.0,
-            "doc": "finished games (and their replays) are deleted this many days after the end",
-        },
-    )
-    sweep_seconds: float = field(
-        default=60.0,
-        metadata={
-            "min": 0.05,
-            "max": 86400.0,
-            "doc": "how often abandoned rooms and old games are looked for",
-        },
+    sweep_seconds: float = _bounded(
+        60.0, 0.05, 86400.0, "how often abandoned rooms and old games are looked for",
     )
 
     # -- accounts (account_api.py) ---------------------------------------------------------
 
-    signins_per_minute: float = field(
-        default=6.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "account requests that check or set a "
-                  "password (sign in, claim, change, delete) one client address may make a "
-                  "minute..."},
+    signins_per_minute: float = _bounded(
+        6.0, 0.01, 100_000.0, "account requests that check or set a password (sign in, claim, "
+        "change, delete) one client address may make a minute...",
     )
-    signin_burst: int = field(
-        default=10,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them 429 "
-                  "rate_limited"},
+    signin_burst: int = _bounded(10, 1, 100_000, "...and at once; beyond them 429 rate_limited")
+    name_failures_per_hour: float = _bounded(
+        20.0, 0.01, 100_000.0, "failed sign-ins one claimed name may take an hour, from all "
+        "addresses together...",
     )
-    name_failures_per_hour: float = field(
-        default=20.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "failed sign-ins one claimed name "
-                  "may take an hour, from all addresses together..."},
+    name_failure_burst: int = _bounded(
+        10, 1, 100_000, "...and at once; beyond them sign-ins to that name get 429 rate_limited",
     )
-    name_failure_burst: int = field(
-        default=10,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them sign-ins "
-                  "to that name get 429 rate_limited"},
+    hashes_at_once: int = _bounded(
+        1, 1, 64, "password hashes (argon2id, 64 MiB and about 0.2 s of a core each) computed at "
+        "once; the others wait in a queue...",
     )
-    hashes_at_once: int = field(
-        default=1,
-        metadata={"min": 1, "max": 64, "doc": "password hashes (argon2id, 64 MiB and about "
-                  "0.2 s of a core each) computed at once; the others wait in a queue..."},
+    hash_nice: int = _bounded(
+        10, 0, 19, "how many nice levels (Linux) below the server the hashing threads run, so that "
+        "the event loop serving the rooms comes first; 0 on a machine shared with busier work, "
+        "where hashes would starve...",
     )
-    hash_nice: int = field(
-        default=10,
-        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
-                  "the hashing threads run, so that the event loop serving the rooms comes "
-                  "first; 0 on a machine shared with busier work, where hashes would starve..."},
+    signin_queue: int = _bounded(
+        32, 1, 10_000, "...of at most this many requests; a request finding it full gets 503 busy "
+        "at once (with Retry-After)...",
     )
-    signin_queue: int = field(
-        default=32,
-        metadata={"min": 1, "max": 10_000, "doc": "...of at most this many requests; a "
-                  "request finding it full gets 503 busy at once (with Retry-After)..."},
+    signin_queue_per_client: int = _bounded(
+        2, 1, 10_000, "...of which one client address holds at most this many places (the address "
+        "that asked least lately goes first)...",
     )
-    signin_queue_per_client: int = field(
-        default=2,
-        metadata={"min": 1, "max": 10_000, "doc": "...of which one client address holds at "
-                  "most this many places (the address that asked least lately goes first)..."},
+    signin_queue_seconds: float = _bounded(
+        10.0, 0.1, 300.0, "...and where none waits longer than this (then 503 busy)",
     )
-    signin_queue_seconds: float = field(
-        default=10.0,
-        metadata={"min": 0.1, "max": 300.0, "doc": "...and where none waits longer than "
-                  "this (then 503 busy)"},
-    )
-    session_days: float = field(
-        default=30.0,
-        metadata={"min": 0.01, "max": 400.0, "doc": "days a sign-in lasts; then the browser "
-                  "signs in again"},
+    session_days: float = _bounded(
+        30.0, 0.01, 400.0, "days a sign-in lasts; then the browser signs in again",
     )
     secure_cookie: bool = field(
         default=False,
@@ -263,31 +185,22 @@ class Limits:
 
     # -- chat (chat.py) ------------------------------------------------------------------------
 
-    chat_client_per_minute: float = field(
-        default=60.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one client address may "
-                  "send a minute, from all its sockets in every room..."},
+    chat_client_per_minute: float = _bounded(
+        60.0, 0.01, 100_000.0, "chat lines one client address may send a minute, from all its "
+        "sockets in every room...",
     )
-    chat_client_burst: int = field(
-        default=20,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
-                  "chat_too_fast (each socket also has its own 5, then one every 2 s)"},
+    chat_client_burst: int = _bounded(
+        20, 1, 100_000, "...and at once; beyond them chat_too_fast (each socket also has its own "
+        "5, then one every 2 s)",
     )
-    chat_room_per_minute: float = field(
-        default=120.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "chat lines one room's spectators "
-                  "may send a minute, all together (seated players are not counted)..."},
+    chat_room_per_minute: float = _bounded(
+        120.0, 0.01, 100_000.0, "chat lines one room's spectators may send a minute, all together "
+        "(seated players are not counted)...",
     )
-    chat_room_burst: int = field(
-        default=30,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them "
-                  "chat_too_fast"},
-    )
-    chat_min_games: int = field(
-        default=0,
-        metadata={"min": 0, "max": 1000, "doc": "finished games a signed-in player needs "
-                  "before chatting in a public room; while above 0, guests may not chat in "
-                  "public rooms (chat_newcomer); 0: everyone may"},
+    chat_room_burst: int = _bounded(30, 1, 100_000, "...and at once; beyond them chat_too_fast")
+    chat_min_games: int = _bounded(
+        0, 0, 1000, "finished games a signed-in player needs before chatting in a public room; "
+        "while above 0, guests may not chat in public rooms (chat_newcomer); 0: everyone may",
     )
     word_filter: bool = field(
         default=True,
@@ -298,96 +211,71 @@ class Limits:
         metadata={"check": "words", "doc": "a file of words to add to the word filter, or to "
                   "take out of it, or to replace its lists with (docs/deploy.md)"},
     )
-    chat_client_lines: int = field(
-        default=500,
-        metadata={"min": 1, "max": 5000, "doc": "lines one client address may say in one "
-                  "game's chat (which holds 5,000); beyond them chat_share"},
+    chat_client_lines: int = _bounded(
+        500, 1, 5000, "lines one client address may say in one game's chat (which holds 5,000); "
+        "beyond them chat_share",
     )
 
     # -- photos of real tables (photo_api.py, issue 24) ------------------------------------
 
-    photo_bytes: int = field(
-        default=15 * 1_048_576,
-        metadata={"min": 1024, "max": 15 * 1_048_576, "doc": "largest photo upload in bytes "
-                  "(POST /api/photo); a larger one gets 413 and is not read further"},
+    photo_bytes: int = _bounded(
+        15 * 1_048_576, 1024, 15 * 1_048_576, "largest photo upload in bytes (POST /api/photo); a "
+        "larger one gets 413 and is not read further",
     )
-    photo_pixels: int = field(
-        default=50_000_000,
-        metadata={"min": 10_000, "max": 50_000_000, "doc": "most pixels a photo may have, "
-                  "read from its header before it is decoded (413 beyond)"},
+    photo_pixels: int = _bounded(
+        50_000_000, 10_000, 50_000_000, "most pixels a photo may have, read from its header before "
+        "it is decoded (413 beyond)",
     )
-    photo_seconds: float = field(
-        default=60.0,
-        metadata={"min": 1, "max": 600, "doc": "seconds a photo upload has to arrive whole "
-                  "(a phone's upstream is slow); a slower one gets 408"},
+    photo_seconds: float = _bounded(
+        60.0, 1, 600, "seconds a photo upload has to arrive whole (a phone's upstream is slow); a "
+        "slower one gets 408",
     )
-    photos_per_minute: float = field(
-        default=10.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "photos one client address may send "
-                  "to be read a minute..."},
+    photos_per_minute: float = _bounded(
+        10.0, 0.01, 100_000.0, "photos one client address may send to be read a minute...",
     )
-    photo_burst: int = field(
-        default=5,
-        metadata={"min": 1, "max": 100_000, "doc": "...and at once; beyond them 429 "
-                  "rate_limited (with Retry-After)"},
+    photo_burst: int = _bounded(
+        5, 1, 100_000, "...and at once; beyond them 429 rate_limited (with Retry-After)",
     )
-    photo_uploads: int = field(
-        default=8,
-        metadata={"min": 1, "max": 1000, "doc": "photo uploads one server process reads and "
-                  "holds at once (each up to photo_bytes), a quarter of them (at least one) "
-                  "per client address; more get 503 busy"},
+    photo_uploads: int = _bounded(
+        8, 1, 1000, "photo uploads one server process reads and holds at once (each up to "
+        "photo_bytes), a quarter of them (at least one) per client address; more get 503 busy",
     )
-    photos_at_once: int = field(
-        default=2,
-        metadata={"min": 1, "max": 64, "doc": "photos one server process reads (recognizes) "
-                  "at once, each on a worker thread; more get 503 busy with Retry-After"},
+    photos_at_once: int = _bounded(
+        2, 1, 64, "photos one server process reads (recognizes) at once, each on a worker thread; "
+        "more get 503 busy with Retry-After",
     )
-    photo_nice: int = field(
-        default=10,
-        metadata={"min": 0, "max": 19, "doc": "how many nice levels (Linux) below the server "
-                  "the photo threads run, so that the event loop serving the rooms comes first"},
+    photo_nice: int = _bounded(
+        10, 0, 19, "how many nice levels (Linux) below the server the photo threads run, so that "
+        "the event loop serving the rooms comes first",
     )
-    photo_sets_per_minute: float = field(
-        default=120.0,
-        metadata={"min": 0.01, "max": 100_000.0, "doc": "corrected tables one client address "
-                  "may have judged a minute (POST /api/photo/sets), half of them at once"},
+    photo_sets_per_minute: float = _bounded(
+        120.0, 0.01, 100_000.0, "corrected tables one client address may have judged a minute "
+        "(POST /api/photo/sets), half of them at once",
     )
 
     # -- fair play: which games move ratings (players.py, docs/rules.md "Ratings") ---------
 
-    rated_min_seconds: float = field(
-        default=120.0,
-        metadata={"min": 0.0, "max": 86400.0, "doc": "seconds of play (first deal to end) "
-                  "a game needs to move ratings..."},
+    rated_min_seconds: float = _bounded(
+        120.0, 0.0, 86400.0, "seconds of play (first deal to end) a game needs to move ratings...",
     )
-    rated_min_sets: int = field(
-        default=6,
-        metadata={"min": 0, "max": 1000, "doc": "...and groups taken in it, by everyone"},
+    rated_min_sets: int = _bounded(6, 0, 1000, "...and groups taken in it, by everyone")
+    rated_begun_seconds: float = _bounded(
+        60.0, 0.0, 86400.0, "a player who leaves before this many seconds of play...",
     )
-    rated_begun_seconds: float = field(
-        default=60.0,
-        metadata={"min": 0.0, "max": 86400.0, "doc": "a player who leaves before this many "
-                  "seconds of play..."},
+    rated_begun_sets: int = _bounded(
+        3, 0, 1000, "...and this many groups taken is left out of the game's rating (neither rated "
+        "nor rating)",
     )
-    rated_begun_sets: int = field(
-        default=3,
-        metadata={"min": 0, "max": 1000, "doc": "...and this many groups taken is left out "
-                  "of the game's rating (neither rated nor rating)"},
+    rated_pair_daily: int = _bounded(
+        2, 0, 100_000, "rated games a day (24 h) between the same two accounts; beyond, their "
+        "games do not move their ratings",
     )
-    rated_pair_daily: int = field(
-        default=2,
-        metadata={"min": 0, "max": 100_000, "doc": "rated games a day (24 h) between the same "
-                  "two accounts; beyond, their games do not move their ratings"},
+    rated_address_daily: int = _bounded(
+        2, 0, 100_000, "rated games a day with two or more accounts seated from one address (an "
+        "IPv6 /64)",
     )
-    rated_address_daily: int = field(
-        default=2,
-        metadata={"min": 0, "max": 100_000, "doc": "rated games a day with two or more "
-                  "accounts seated from one address (an IPv6 /64)"},
-    )
-    rated_bot_daily: int = field(
-        default=5,
-        metadata={"min": 0, "max": 100_000, "doc": "rated games a day an account may play "
-                  "against computer players"},
+    rated_bot_daily: int = _bounded(
+        5, 0, 100_000, "rated games a day an account may play against computer players",
     )
 
     # -- operations: /metrics (metrics_api.py, docs/deploy.md "Metrics") -----------------------

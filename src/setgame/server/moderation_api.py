@@ -343,6 +343,9 @@ async def shut(rooms: Rooms, room: Room, reason: str) -> None:
     """Tell the room's sockets why, close them (``CLOSE_NO_ROOM``: the page says the room is
     gone), and take the room out of memory; its unfinished game is deleted as an abandoned
     room's is (``registry.py``), its finished games stay for their replays."""
+    # Out of memory first: a page told "closed" that asks again finds the room closed (a
+    # load checks the closed rooms), never the copy still being taken down.
+    rooms._remove(room)
     text = p.encode(p.Error(code="room_closed", message=f"a moderator closed this room: {reason}"))
     for conn in list(room.conns):
         conn.send(text)
@@ -350,7 +353,6 @@ async def shut(rooms: Rooms, room: Room, reason: str) -> None:
     unfinished = room.game_id and room.phase != "match_over"
     node = getattr(rooms, "node", None)
     if node is None:
-        rooms._remove(room)
         await room.close()
         if unfinished:
             await rooms.storage.delete_games([room.game_id], [room.id])

@@ -2,17 +2,12 @@
 // account (docs/protocol.md, "Accounts"). The session is an http-only cookie: this page
 // never sees it, it only asks the server who it is.
 
-import { banText, init, t, N_ } from "./common.js";
+import { banText, init, t, N_, NAME_REFUSALS } from "./common.js";
 
 const ERRORS = {
   bad_credentials: N_("acc.err.bad_credentials"),
   name_taken: N_("acc.err.name_taken"),
-  bot_name: N_("err.bot_name"),
-  bad_name: N_("err.bad_name"),
-  name_invisible: N_("err.name_invisible"),
-  name_mixed: N_("err.name_mixed"),
-  name_marks: N_("err.name_marks"),
-  name_word: N_("err.name_word"),
+  ...NAME_REFUSALS,  // name_claimed among them: a seat's, never an account's
   weak_password: N_("acc.err.weak_password"),
   rate_limited: N_("err.rate_limited"),
   busy: N_("acc.err.busy"),

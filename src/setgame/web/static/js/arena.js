@@ -4,7 +4,7 @@
 // link does, the seat's token kept where the room page looks for it; the room brings the
 // player back here when the game is over (arenaback.js). At the end, the podium.
 
-import { banText, el, fmt, getPref, init, N_, setPref, t, tn } from "./common.js";
+import { banText, el, fmt, getPref, init, N_, NAME_REFUSALS, setPref, t, tn } from "./common.js";
 import { arenaSettings, arenaWhen, variantTitle } from "./arenawords.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -270,14 +270,7 @@ const CODES = {
   rated_arena: N_("arena.err.rated"),
   name_taken: N_("arena.err.name_taken"),
   joining_too_fast: N_("arena.err.join_fast"),
-  // the name refusals of rooms, worded as the room page words them
-  bad_name: N_("err.bad_name"),
-  name_claimed: N_("err.name_claimed"),
-  bot_name: N_("err.bot_name"),
-  name_invisible: N_("err.name_invisible"),
-  name_mixed: N_("err.name_mixed"),
-  name_marks: N_("err.name_marks"),
-  name_word: N_("err.name_word"),
+  ...NAME_REFUSALS,  // worded as the room page words them
 };
 
 function renderAll() {

@@ -70,6 +70,18 @@ export function dateTime(seconds) {
   return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
 }
 
+// The refusals of a player's name (docs/protocol.md), worded alike on every page that sends
+// one; `{name}` is the name refused.
+export const NAME_REFUSALS = {
+  bad_name: N_("err.bad_name"),
+  name_claimed: N_("err.name_claimed"),
+  bot_name: N_("err.bot_name"),
+  name_invisible: N_("err.name_invisible"),
+  name_mixed: N_("err.name_mixed"),
+  name_marks: N_("err.name_marks"),
+  name_word: N_("err.name_word"),
+};
+
 // Why a ban or a mute refuses this page (the server's `banned` and `muted` refusals carry
 // their end and reason), or null for any other refusal.
 export function banText(answer) {

@@ -2,7 +2,7 @@
 // keys into protocol actions. The server decides everything; this page only
 // shows the state it receives and asks.
 
-import { banText, beep, buzz, deckName, displayName, fmt, getPref, init, MODES, N_, PHASES, setPref, t, tn, touchOnly } from "./common.js";
+import { banText, beep, buzz, deckName, displayName, fmt, getPref, init, MODES, N_, NAME_REFUSALS, PHASES, setPref, t, tn, touchOnly } from "./common.js";
 import { Connection } from "./protocol.js";
 import { describe, effects } from "./events.js";
 import {
@@ -64,13 +64,7 @@ const ERRORS = {
   deck_empty: N_("err.deck_empty"),
   table_full: N_("err.table_full"),
   auto_deal: N_("err.auto_deal"),
-  bad_name: N_("err.bad_name"),
-  name_claimed: N_("err.name_claimed"),
-  bot_name: N_("err.bot_name"),
-  name_invisible: N_("err.name_invisible"),
-  name_mixed: N_("err.name_mixed"),
-  name_marks: N_("err.name_marks"),
-  name_word: N_("err.name_word"),
+  ...NAME_REFUSALS,
   rated_room: N_("err.rated_room"),
   room_full: N_("err.room_full"),
   bad_phase: N_("err.bad_phase"),
