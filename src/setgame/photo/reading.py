@@ -109,7 +109,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     from setgame.photo.grid import grow
 
     found, search_scale = candidates(rgb)
-    gains = light_gains(rgb[::4, ::4])
+    gains = light_gains(rgb[::8, ::8])
     read: list[tuple[Any, CardReading]] = []
     plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
     for candidate in found:
