@@ -12,6 +12,11 @@ Three sources, each split into what the reader was tuned on and what it is measu
   reading of a card, not the finding); tuned on files ``_00`` to ``_19`` of each card,
   measured on ``_20`` to ``_39``.
 
+- ``harder`` (only with ``--only harder``): tables made up by :mod:`setgame.photo.harder`
+  (touching cards, hard shadows, glare, 2700 K and 9000 K light, tablecloths, a moving
+  webcam, a phone 30-40 degrees from flat, a pale print, many small cards); developed on
+  seeds 0-2, measured on seeds 1000 and up.
+
 A card counts as found when a reported card's centre lies inside its true outline; as read
 right when its code is also right. "reported right" is the share of reported cards that are
 a true card read right (a card reported on a box or a sheet of paper is wrong). A photo's
@@ -20,6 +25,7 @@ sets are right when every set of the true table was found and no other.
     python scripts/photo_accuracy.py                  # measured part, 3 seeds per kind
     python scripts/photo_accuracy.py --seeds 10 --tuning   # the tuning part instead
     python scripts/photo_accuracy.py --only boards crops
+    python scripts/photo_accuracy.py --only harder --seeds 5 --cache /tmp/photos
 """
 
 from __future__ import annotations
@@ -37,10 +43,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from setgame.photo import read_photo
+from setgame.photo import harder, read_photo
 from setgame.photo.card import read_card
 from setgame.photo.reading import sets_of
-from setgame.photo.render import KINDS, scene
+from setgame.photo.render import KINDS, Scene, scene
 from setgame.rules.cards import ATTRIBUTE_NAMES, attributes, parse_card
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +124,9 @@ def score_photo(tally: Tally, data: bytes, truth: list[str], quads: list[np.ndar
         paired: dict[int, int] = {}
         for j, card in enumerate(reading.cards):
             inside = [i for i, q in enumerate(quads) if centre_inside(card.corners, q)]
+            # cards that overlap: the one whose middle is nearest
+            centre = np.mean(np.asarray(card.corners, dtype=np.float32), axis=0)
+            inside.sort(key=lambda i: float(np.hypot(*(quads[i].mean(axis=0) - centre))))
             if inside and inside[0] not in paired:
                 paired[inside[0]] = j
         for i, code in enumerate(truth):
@@ -141,14 +150,38 @@ def score_photo(tally: Tally, data: bytes, truth: list[str], quads: list[np.ndar
     tally.sets_right += sorted(map(sorted, reading.sets)) == sorted(map(sorted, sets_of(truth)))
 
 
-def rendered(seeds: range, kinds: list[str]) -> dict[str, Tally]:
+def rendered(seeds: range, kinds: list[str], cache: Path | None = None,
+             source: str = "rendered") -> dict[str, Tally]:  # fmt: skip
+    """Made-up photos of each kind (``source``: ``rendered`` by :mod:`setgame.photo.render`,
+    ``harder`` by :mod:`setgame.photo.harder`), each kept in ``cache`` once made."""
     tallies: dict[str, Tally] = defaultdict(Tally)
+    make = harder.scene if source == "harder" else scene
     for kind in kinds:
         for seed in seeds:
-            photo = scene(kind, seed)
-            score_photo(tallies[kind], photo.jpeg(), photo.codes, photo.corners,
-                        f"{kind}/{seed}")  # fmt: skip
+            data, codes, quads = made(make, kind, seed, cache, source)
+            name = f"{kind} (harder)" if source == "harder" else kind
+            score_photo(tallies[name], data, codes, quads, f"{kind}/{seed}")
     return tallies
+
+
+def made(make: Any, kind: str, seed: int, cache: Path | None,
+         source: str) -> tuple[bytes, list[str], list[np.ndarray]]:  # fmt: skip
+    """A made-up photo as a JPEG, its codes and its cards' outlines (from ``cache`` if it
+    was made before: making a photo takes longer than reading it)."""
+    stem = None if cache is None else cache / f"{source}-{kind}-{seed}"
+    if stem is not None and stem.with_suffix(".json").exists():
+        truth = json.loads(stem.with_suffix(".json").read_text())
+        quads = [np.array(q, np.float32) for q in truth["corners"]]
+        return stem.with_suffix(".jpg").read_bytes(), truth["codes"], quads
+    photo: Scene = make(kind, seed)
+    data = photo.jpeg()
+    if stem is not None:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        stem.with_suffix(".jpg").write_bytes(data)
+        corners = [q.tolist() for q in photo.corners]
+        stem.with_suffix(".json").write_text(json.dumps({"codes": photo.codes,
+                                                          "corners": corners}))  # fmt: skip
+    return data, photo.codes, photo.corners
 
 
 def boards(tuning: bool) -> dict[str, Tally]:
@@ -198,13 +231,17 @@ def main() -> None:
     parser.add_argument("--tuning", action="store_true", help="the tuning part instead")
     parser.add_argument("--only", nargs="*", default=["rendered", "boards", "crops"])
     parser.add_argument("--kinds", nargs="*", default=list(KINDS))
+    parser.add_argument("--harder-kinds", nargs="*", default=list(harder.KINDS))
+    parser.add_argument("--cache", type=Path, help="keep the made-up photos here")
     parser.add_argument("--misses", action="store_true", help="list every card read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     seeds = range(args.seeds) if args.tuning else range(1000, 1000 + args.seeds)
     tallies: dict[str, Tally] = {}
     if "rendered" in args.only:
-        tallies.update(rendered(seeds, args.kinds))
+        tallies.update(rendered(seeds, args.kinds, args.cache))
+    if "harder" in args.only:
+        tallies.update(rendered(seeds, args.harder_kinds, args.cache, "harder"))
     if "boards" in args.only and PHOTOS.exists():
         tallies.update(boards(args.tuning))
     if "crops" in args.only and PHOTOS.exists():

@@ -7,6 +7,7 @@ standings change; both pages fit a phone held either way and are axe-clean."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import threading
 import time
@@ -326,3 +327,44 @@ def test_the_list_shows_the_hosts_coming_arena_from_the_home_page(
         item.locator(".title").click()
         expect(page).to_have_url(re.compile(rf"{base}/arena/[\w-]+$"))
         expect(page.locator("[data-arena-title]")).to_have_text("Arena: UltraSet")
+
+
+WATCH_SAID = """() => {
+  window.said = [];
+  window.leads = new Set();  // every score the leader was shown with
+  const region = document.querySelector('[data-arena-announce]');
+  new MutationObserver(() => window.said.push([performance.now(), region.textContent]))
+    .observe(region, { childList: true, characterData: true, subtree: true });
+  new MutationObserver(() => window.leads.add(
+      document.querySelector('[data-standing]')?.dataset.points))
+    .observe(document.querySelector('[data-arena-standings] tbody'), { childList: true });
+}"""
+
+
+def test_standings_changes_are_said_politely_and_not_too_often(
+    arena_server: str, new_page: Any
+) -> None:
+    """Screen readers: the countdown and the standings table are no live regions (they change
+    every second); a polite live region says who leads (and this page's player's place)
+    when that changed, at most once every 10 s however often the standings come."""
+    arena = new_arena(arena_server, "SayHost")
+    page = new_page()
+    page.goto(f"{arena_server}/arena/{arena}")
+    expect(page.locator("#arena-conn")).to_have_class(re.compile(r"\bopen\b"))
+    region = page.locator("[data-arena-announce]")
+    expect(region).to_have_attribute("aria-live", "polite")
+    live = "el => !!el.closest('[aria-live], [role=status], [role=alert], [role=log]')"
+    assert page.eval_on_selector("[data-arena-when]", live) is False
+    assert page.eval_on_selector("[data-arena-standings]", live) is False
+    page.evaluate(WATCH_SAID)
+    players = [Player(arena_server, arena, n, d) for n, d in (("Quick", 0.02), ("Slow", 0.4))]
+    playing = threading.Thread(target=lambda: asyncio.run(_run(players, 17)))
+    playing.start()
+    playing.join()
+    said: list[tuple[float, str]] = page.evaluate("window.said.filter(([, text]) => text)")
+    leads = page.evaluate("window.leads.size")
+    assert said, f"nothing said in 17 s ({leads} leading scores shown)"
+    assert leads > len(said), (leads, said)  # not every change was said
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(said)]
+    assert all(gap >= 9_900 for gap in gaps), said
+    assert re.fullmatch(r"Quick leads with \d+ points?\.", said[-1][1]), said

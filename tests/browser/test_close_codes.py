@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room
+from browser.browserkit import create_room, join
+from browser.test_a11y import violations
 
 pytestmark = pytest.mark.browser
 
@@ -105,3 +106,59 @@ def test_a_4001_says_why_and_the_page_stops_connecting(
     assert len(opened) == 1
     assert page.locator("#conn").get_attribute("data-conn") == "bad_origin"
 
+
+def test_two_tabs_of_one_seat_do_not_take_it_from_each_other_in_a_loop(
+    server_factory: Any, new_page: Any
+) -> None:
+    """One socket per seat (``SETGAME_SEAT_SOCKETS=1``), two tabs of one browser (one seat
+    token): the second tab takes the seat; the first is closed with 4009, says why in the
+    page's language and stops; it knocks again only when "Play here" is tapped, which hands
+    the seat back (and stops the second tab the same way). Before 4009 the first tab's 1008
+    was retried, closing the second, whose retry closed the first, and so on."""
+    server = server_factory(env={"SETGAME_SEAT_SOCKETS": "1"})
+    url = create_room(server, public=False)
+    first = new_page(locale="de-DE", extra_http_headers={"Accept-Language": "de"}, bypass_csp=True)
+    opened = sockets_opened(first)
+    join(first, url, "Ada")
+    second = first.context.new_page()  # same browser: the same seat token
+    second.goto(url)
+    expect(second.locator("[data-player=Ada] .badge.you")).to_have_count(1)
+    expect(first.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
+    words = "Dein Platz wird jetzt in einem anderen Tab oder Fenster gespielt"
+    expect(first.locator("#banner")).to_contain_text(words)
+    here = first.locator("[data-action=play-here]")
+    expect(here).to_have_text("Hier spielen")
+    expect(here).to_be_focused()
+    expect(first.locator("[data-action=start]")).to_be_hidden()
+    assert violations(first) == [], "the stopped page (axe)"
+    first.wait_for_timeout(3000)  # a retry would have knocked (and closed the other tab) by now
+    assert len(opened) == 1
+    expect(second.locator("#conn")).to_have_attribute("data-conn", "open")
+    expect(second.locator("[data-action=start]")).to_be_visible()
+
+    here.click()  # the seat comes back here; the other tab stops in turn
+    expect(first.locator("#conn")).to_have_attribute("data-conn", "open")
+    expect(second.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
+    expect(first.locator("[data-action=play-here]")).to_be_hidden()
+    expect(first.locator("#banner")).not_to_contain_text(words)
+    first.click("[data-action=start]")  # and it plays
+    expect(first.locator("main")).to_have_attribute("data-phase", "playing")
+    second.wait_for_timeout(2000)
+    assert len(opened) == 2
+    expect(second.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
+
+
+def test_the_daily_puzzle_in_a_second_tab_stops_the_first_with_words(
+    server_factory: Any, new_page: Any
+) -> None:
+    server = server_factory(env={"SETGAME_SEAT_SOCKETS": "1"})
+    first = new_page(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"})
+    first.goto(f"{server}/puzzle")
+    expect(first.locator("main")).to_have_attribute("data-phase", "playing")
+    second = first.context.new_page()
+    second.goto(f"{server}/puzzle")
+    expect(second.locator("main")).to_have_attribute("data-phase", "playing")
+    expect(first.locator("main")).to_have_attribute("data-phase", "refused")
+    expect(first.locator("#puzzle-error")).to_contain_text("открыта в другой вкладке или окне")
+    second.wait_for_timeout(2000)
+    expect(second.locator("main")).to_have_attribute("data-phase", "playing")

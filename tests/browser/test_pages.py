@@ -257,3 +257,14 @@ def test_rules_page_draws_every_variant_example(live_server: str, new_page: Any)
     chain = page.locator("[data-variant=set-chain]").first
     assert chain.get_attribute("data-previous")
     expect(page.locator(".variant-drawing [data-part=previous]").first).to_be_visible()
+
+
+def test_the_header_marks_the_page_one_is_on(live_server: str, new_page: Any) -> None:
+    page = new_page()
+    for path, link in (("/photo", "/photo"), ("/rules", "/rules"), ("/arena", "/arena")):
+        page.goto(live_server + path)
+        current = page.locator('header.top nav > a[aria-current="page"]')
+        expect(current).to_have_count(1)
+        expect(current).to_have_attribute("href", link)
+    page.goto(live_server + "/")
+    expect(page.locator("header.top nav > a[aria-current]")).to_have_count(0)

@@ -326,3 +326,15 @@ def test_a_photo_over_15_mb_is_made_lighter_before_it_is_sent(
     sent = int(page.get_attribute("main", "data-sent") or "0")
     assert 0 < sent < 4 * 1024 * 1024, sent
     outlined(page, photo)
+
+
+def test_on_a_phone_held_sideways_the_reading_comes_into_view_whole(
+    live_server: str, new_page: Callable[..., Any], photo_file: tuple[Path, photokit.TablePhoto]
+) -> None:
+    """At 640x280 the photo's outlines start below the fold: after reading, the page brings
+    them up, and the photo is never taller than the screen (all its cards at once)."""
+    page: Page = new_page(is_mobile=True, has_touch=True, viewport={"width": 640, "height": 280})
+    upload(page, live_server, photo_file[0])
+    box = page.locator("#photo-img").bounding_box()
+    assert box is not None
+    assert box["y"] >= -1 and box["y"] + box["height"] <= 281, box

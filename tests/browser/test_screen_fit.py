@@ -258,3 +258,52 @@ def wrong_pick(page: Page) -> None:
     version = page.get_attribute("main", "data-version")
     pick(page, not_a_set(table(page)))
     page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
+
+
+# The pages around the table (issue 21's leftovers), under a finger: no page is wider than
+# the phone in any language (a long Russian option or a rules drawing once widened the whole
+# page: a phone then shows it zoomed out), and the site header's links and buttons, form
+# fields, buttons and lone links are 44 CSS px touch targets.
+PAGES = ["/", "/rules", "/puzzle", "/photo", "/leaderboard", "/account", "/arena", "/offline",
+         "/player/Nobody"]  # fmt: skip
+TARGETS = """() => [...document.querySelectorAll(
+    'header a, header button, header select, main button, main select, summary, main a.button,'
+    + ' main a.way, main input:not([type=checkbox], [type=radio], [type=file], [type=hidden])')]
+  .filter((e) => e.getClientRects().length && !e.closest('details:not([open]) > :not(summary)'))
+  .map((e) => [e.outerHTML.slice(0, 70), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.fixture(scope="module")
+def phone_pages(browser: Any, live_server: str) -> Iterator[Page]:
+    """A signed-in player's phone (the arena list then shows its creation form)."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    answer = context.request.post(
+        f"{live_server}/api/account/claim", data={"name": "Phoebe", "password": "correct horse"}
+    )
+    assert answer.status == 201, answer.text()
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl", "it", "de"])
+def test_every_page_fits_a_phone_in_every_language(
+    live_server: str, phone_pages: Page, lang: str
+) -> None:
+    page = phone_pages
+    for size in [(360, 640), (640, 280)]:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for path in PAGES:
+            page.goto(f"{live_server}{path}?lang={lang}")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.wait_for_load_state("networkidle")
+            where = f"{path} ({lang}) at {size[0]}x{size[1]}"
+            # on a phone the layout viewport grows to the widest content: innerWidth says it
+            wide = page.evaluate("[innerWidth, document.documentElement.scrollWidth]")
+            assert wide == [size[0], size[0]], f"{where} is {wide} px wide"
+            small: list[str] = page.evaluate(TARGETS)
+            assert small == [], f"{where}: touch targets under 44 px: {small}"

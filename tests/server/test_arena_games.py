@@ -5,6 +5,7 @@ game could no longer finish."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -14,8 +15,10 @@ import pytest
 
 from setgame.rules.cards import card_names
 from setgame.rules.sets import find_sets
+from setgame.server.arena_registry import Arenas
 from setgame.server.arena_settings import ArenaLimits, ArenaSettings
-from setgame.server.arenas import Arena, Record
+from setgame.server.arena_tables import arena_players
+from setgame.server.arenas import Arena, Record, restored
 from setgame.server.registry import Rooms
 
 from .roomkit import FakeConnection, registry
@@ -99,3 +102,36 @@ async def test_nobody_is_paired_when_a_game_could_not_finish(rooms: Rooms) -> No
     arena.record.ends_at = time.time() + 59  # the cap is a minute
     assert await arena.pair_round(time.time()) == 0
     await arena.close()
+
+
+async def test_a_game_over_while_nobody_ran_the_arena_counts_from_its_stored_log(
+    rooms: Rooms,
+) -> None:
+    """The arena's owner went away mid-game; its room's game ended (Bob won) and another
+    began in the room before a new owner took the arena over: the new owner counts the
+    game from its stored actions (``stored_play``), not as lost."""
+    arena, _ = await _arena(rooms, ["Ann", "Bob"])
+    await arena.pair_round(time.time())
+    (game,) = arena.games.values()
+    room, seat = game.room, {key: pid for pid, key in game.seats.items()}
+    room.on_change.remove(arena._room_changed)  # the owner is gone: nobody watches the room
+    await arena.close()
+    await room.start(seat["g:ann"])
+    while room.phase == "playing":
+        sets = find_sets(list(room.game.table))
+        if not sets:  # three more cards come by themselves
+            await asyncio.sleep(0.05)
+            continue
+        await room.call(seat["g:bob"], room.version)
+        await room.pick(seat["g:bob"], card_names(sets[0]), room.version)
+    await room.new_game()  # "again": the room's current game is another now
+    assert room.game_id != game.game
+    owner = Arenas(rooms, arena.limits)  # the process that takes the arena over
+    async with rooms.storage.reading() as conn:
+        people = (await conn.execute(
+            arena_players.select().where(arena_players.c.arena == arena.id))).all()
+    again = restored(arena.record, people, rooms, arena.limits)
+    await owner._watch_again(again)
+    points = {row["name"]: (row["points"], row["games"]) for row in again.rows()}
+    assert points == {"Bob": (2, 1), "Ann": (0, 1)}
+    assert not again.games

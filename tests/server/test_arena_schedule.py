@@ -100,3 +100,22 @@ async def test_each_entry_makes_its_next_arena_once(tmp_path: Path) -> None:
             assert all(not a["private"] for a in listed)
         finally:
             await arenas.close()
+
+
+async def test_a_schedule_entry_not_made_now_is_tried_again_later(tmp_path: Path) -> None:
+    """A refused arena (this process full; on a cluster, another process making it now, its
+    lease taken) does not stop the schedule: the next look makes it."""
+    (tmp_path / "a.toml").write_text(GOOD)
+    async with registry(tmp_path / "s.db") as rooms:
+        arenas = Arenas(rooms, ArenaLimits(file=str(tmp_path / "a.toml"), cap=1))
+        day = (time.time() // 86400 + 2) * 86400
+        try:
+            made = await arenas.keep_schedule(day + 17.5 * 3600)
+            assert [a.record.schedule for a in made] == ["hourly-classic"]
+            assert await arenas.keep_schedule(day + 18.5 * 3600) == []  # full: refused, no raise
+            await made[0].close()  # room again (as when the first arena has left memory)
+            del arenas.arenas[made[0].id]
+            later = await arenas.keep_schedule(day + 18.5 * 3600)
+            assert [a.record.schedule for a in later] == ["hourly-classic"]  # then full again
+        finally:
+            await arenas.close()

@@ -138,10 +138,33 @@ async def test_a_seat_keeps_at_most_seat_sockets_open(edge_server: Make) -> None
     ann = await Client.connect(server, room)
     await ann.join("Ann")
     tabs = [await Client.connect(server, room, token=ann.token) for _ in range(2)]
-    assert (await ann.wait_closed()).code == 1008  # the oldest made way
+    closed = await ann.wait_closed()  # the oldest made way, told why (not a retried 1008)
+    assert (closed.code, closed.reason) == (4009, "seat_elsewhere")
     for tab in tabs:
         assert tab.player == ann.player and await tab.ping() < 5
     await asyncio.gather(*(tab.close() for tab in tabs))
+
+
+async def test_two_tabs_of_one_seat_hand_it_over_with_4009_and_only_when_asked(
+    edge_server: Make,
+) -> None:
+    """One socket per seat: the second tab takes the seat, the first is closed with 4009
+    ``seat_elsewhere`` and the second stays open (nothing closes it back until the first
+    tab is asked to play there again, which closes the second with the same code)."""
+    server = edge_server(seat_sockets=1)
+    room = await create_room(server)
+    first = await Client.connect(server, room)
+    await first.join("Ann")
+    second = await Client.connect(server, room, token=first.token)
+    closed = await first.wait_closed()
+    assert (closed.code, closed.reason) == (4009, "seat_elsewhere")
+    await asyncio.sleep(0.5)
+    assert second.player == first.player and await second.ping() < 5  # still open
+    again = await first.reconnect()  # "Play here" in the first tab
+    closed = await second.wait_closed()
+    assert (closed.code, closed.reason) == (4009, "seat_elsewhere")
+    assert again.player == first.player and await again.ping() < 5
+    await again.close()
 
 
 async def test_silent_sockets_are_limited_per_client_and_in_total(edge_server: Make) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -274,3 +275,36 @@ async def test_an_app_that_ends_without_q_leaves_no_connection_open(
     assert session.client is not None and session.client.closed is not None
     async with await Client.connect(live_server, room) as watcher:
         assert [p["name"] for p in (watcher.state or {})["players"]] == ["Tess"]
+
+
+@pytest.mark.slow
+async def test_a_seat_played_elsewhere_stops_here_and_says_why(
+    live_server: str, clock: FakeClock
+) -> None:
+    """The seat's token opens more sockets than ``SETGAME_SEAT_SOCKETS`` (4) elsewhere: the
+    terminal's, the oldest, is closed with 4009; it says so and does not take the seat back
+    (which would close the other window's socket, and so on for ever)."""
+    room = await create_room(live_server, deck="beginner", rounds="single")
+    session = RemoteSession(f"{live_server}/room/{room}", name="Tess")
+    app = SetApp(session, clock=clock, poll_seconds=3600)
+    others: list[Client] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(app, clock, lambda: len(app.view["players"]) == 1)
+            assert session.client is not None and session.client.token is not None
+            token = session.client.token
+            for _ in range(4):  # another window, four times: the terminal's socket makes way
+                others.append(await Client.connect(live_server, room, token))
+            await until(app, clock, lambda: "another window" in message(app))
+            assert message(app).endswith("Press q to leave.")
+            closed = session.client
+            await asyncio.sleep(1.5)  # a retry would have begun by now (the first after 0.2 s)
+            app.refresh_game()
+            assert session.client is closed and closed.closed is not None
+            assert "another window" in message(app)
+            assert closed.closed.code == 4009
+            assert all(other.closed is None for other in others)  # nobody else was closed
+            await pilot.press("q", "y")
+    finally:
+        for other in others:
+            await other.close()

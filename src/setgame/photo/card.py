@@ -51,6 +51,10 @@ class CardReading:
     sureness: tuple[float, float, float, float]
     #: Per attribute, the value across the nearest boundary (the second guess).
     others: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Whether the symbols keep clear of the card's ends (else this may be a part of a
+    #: card, or a loose outline with the table in it: of overlapping outlines, a whole
+    #: card's wins).
+    whole: bool = True
 
     @property
     def values(self) -> tuple[int, int, int, int]:
@@ -121,6 +125,8 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         symbols = _symbols(mask)
         if _whole(symbols):
             break
+    if symbols and _merged(symbols):
+        raw, symbols = _split(ink, inner, strong, raw, symbols)
     if not symbols:
         return None
     areas = [cv2.contourArea(c) for c in symbols]
@@ -153,13 +159,45 @@ def plausible(measures: dict[str, Any]) -> bool:
 def read_card(card: NDArray[Any]) -> CardReading | None:
     """The reading of a card seen from above (RGB, any size: it is resized to
     :data:`SIZE`), or None when it does not look like a SET card."""
-    measures = measure(card)
+    return reading_of(measure(card))
+
+
+def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
+    """The reading from a card's measures (:func:`measure`), or None when they are not a
+    SET card's."""
     if measures is None or not plausible(measures):
         return None
     n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),
                   _shape(measures))  # fmt: skip
     return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
-                       (n[2], c[2], s[2], h[2]))  # fmt: skip
+                       (n[2], c[2], s[2], h[2]), not measures["cut"])  # fmt: skip
+
+
+def _ring() -> NDArray[Any]:
+    """Every other pixel (each way) of a card's border, 2-9% of its width in from its edge
+    (a sample: the border's colour needs no more, and it is read for every outline)."""
+    width, height = SIZE
+    outer, inner = round(0.02 * width), round(0.09 * width)
+    ring = np.zeros((height, width), bool)
+    ring[outer:height - outer:2, outer:width - outer:2] = True
+    ring[inner:height - inner, inner:width - inner] = False
+    return ring
+
+
+_RING: Final = _ring()
+
+
+def border(card: NDArray[Any]) -> tuple[NDArray[Any], float]:
+    """The colour of a card's border (2-9% of its width in from its edge; ``card`` at
+    :data:`SIZE`; its brighter part) and the share of the border near its median (within
+    20 levels in every channel): a card's border is plain paper, a symbol's or two cards'
+    outline's is not."""
+    pixels = card[_RING].astype(np.float32)
+    middle = np.median(pixels, axis=0)
+    near = np.abs(pixels - middle).max(axis=1) <= 20
+    # the paper's colour: the brighter part of the border (a loose outline takes in a strip
+    # of table along it)
+    return np.percentile(pixels, 80, axis=0), float(np.mean(near))
 
 
 def _whole(symbols: list[NDArray[Any]]) -> bool:
@@ -172,6 +210,34 @@ def _whole(symbols: list[NDArray[Any]]) -> bool:
     return len(alike) <= 3 and all(
         cv2.contourArea(c) >= 0.7 * cv2.contourArea(cv2.convexHull(c)) for c in alike
     )
+
+
+def _merged(symbols: list[NDArray[Any]]) -> bool:
+    """Whether symbols seem run together (a blurred or moving camera fills the gap between
+    them): a symbol is about 2.5 times as long as it is wide, and shorter than the card is
+    wide; two run together are squarer, three longer."""
+    largest = cv2.contourArea(symbols[0])
+    for contour in symbols:
+        if cv2.contourArea(contour) < 0.5 * largest:
+            continue
+        w, h = cv2.minAreaRect(contour)[1]
+        if max(w, h) < 1.7 * max(min(w, h), 1.0) or max(w, h) > 0.98 * SIZE[0]:
+            return True
+    return False
+
+
+def _split(ink: NDArray[Any], inner: NDArray[Any], strong: float, raw: NDArray[Any],
+           symbols: list[NDArray[Any]]) -> tuple[NDArray[Any], list[NDArray[Any]]]:  # fmt: skip
+    """Symbols run together parted by a higher ink threshold (the blur between them is
+    fainter than the symbols' own ink), if one parts them; else as they were."""
+    for share in (0.5, 0.65, 0.8):
+        higher = ((ink > strong * share) & (inner > 0)).astype(np.uint8) * 255
+        for size in (3, 7):  # open symbols' outlines, fainter, may need closing
+            mask = cv2.morphologyEx(higher, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+            parted = _symbols(mask)
+            if len(parted) > 1 and _whole(parted) and not _merged(parted):
+                return higher, parted
+    return raw, symbols
 
 
 def _symbols(mask: NDArray[Any]) -> list[NDArray[Any]]:
@@ -212,9 +278,10 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
             inner: NDArray[Any]) -> dict[str, float]:  # fmt: skip
     """Whether this looks like a SET card at all: ``stray``, the share of the paper around
     the symbols that holds ink (a pattern, print, a photo); ``offset``, how far the symbols'
-    middle lies from the card's (in card widths); ``span``, the symbols' long side over the
-    card's width; ``across``, how far the symbols spread across the card's width (they
-    stand one above the other, so little) in card widths."""
+    middle lies from the card's (in card widths; ``dx`` and ``dy``, in pixels); ``span``,
+    the symbols' long side over the card's width; ``cut``, whether the symbols run into the
+    card's ends; ``across``, how far the symbols spread across the card's width (they stand
+    one above the other, so little) in card widths."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)
@@ -222,7 +289,13 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     low, high = points.min(axis=0), points.max(axis=0)
     middle = (low + high) / 2 - np.array([SIZE[0], SIZE[1]], np.float32) / 2
     spans = [max(cv2.minAreaRect(c)[1]) for c in symbols]
-    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0],
+    # a card's symbols keep a tenth of its height from its ends; ink cut off by the end
+    # of the part looked at is a part of a card, or symbols of two
+    inset = round(INSET * SIZE[0])
+    ends = np.concatenate([raw[inset:inset + 3], raw[SIZE[1] - inset - 3:SIZE[1] - inset]])
+    cut = np.count_nonzero(ends) > 0.3 * SIZE[0]
+    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0], "cut": float(cut),
+            "dx": float(middle[0]), "dy": float(middle[1]),
             "span": float(np.median(spans)) / SIZE[0],
             "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
 

@@ -23,8 +23,11 @@ from numpy.typing import NDArray
 #: The long side (pixels) the search runs at.
 SEARCH: Final = 1000
 #: A card's long side over its short side (2 1/4 x 3 1/2 inches: 1.56), and how far
-#: perspective may stretch it.
-ASPECT: Final = (1.15, 2.3)
+#: perspective may stretch it: a phone held 40 degrees from flat sees the far cards' long
+#: side shortened by half (their long side may then look the shorter) or their short side.
+ASPECT: Final = (1.0, 3.0)
+#: Below this, which side of a card is the long one is not sure: it is read both ways.
+SQUARISH: Final = 1.35
 #: A card's smallest and largest share of the photo.
 AREA: Final = (0.0015, 0.5)
 
@@ -57,6 +60,7 @@ def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     """Masks in which a card is one region: bright and pale against the neighbourhood,
     above Otsu's threshold, and the regions between Canny's edges (thin and thickened)."""
+    rgb = neutral(rgb)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     saturation = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1]
     pale = (saturation < 90).astype(np.uint8) * 255
@@ -70,14 +74,64 @@ def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
     # a faint edge (a white card on a white table, its shadowed side) has gaps: thicker
     # lines close them, at the cost of a region a few pixels inside the card
     closed = cv2.bitwise_not(cv2.dilate(edges, np.ones((7, 7), np.uint8)))
+    # cards laid edge to edge are one bright region: the seam between two is a faint line
+    # (the edge's shadow, a step in brightness), which only a low threshold keeps
+    faint = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 8, 24)
+    seams = cv2.bitwise_not(cv2.dilate(faint, np.ones((3, 3), np.uint8)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     # Symbols inside a card are holes in the first two masks: closing fills the thin ones.
+    bright = cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel)
     return [
-        cv2.morphologyEx(cv2.bitwise_and(brighter, pale), cv2.MORPH_CLOSE, kernel),
+        bright,
         cv2.morphologyEx(cv2.bitwise_and(otsu, pale), cv2.MORPH_CLOSE, kernel),
         between,
         closed,
+        seams,
+        cut_apart(bright, faint),
     ]
+
+
+def cut_apart(bright: NDArray[Any], faint: NDArray[Any]) -> NDArray[Any]:
+    """Cards laid edge to edge, one bright region, cut along their seams: the region with
+    its holes (the symbols) filled, less the faint edges that lie away from any ink (a
+    seam has paper on both sides; a symbol's outline has ink on one)."""
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(bright)
+    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+    ink = cv2.dilate(cv2.bitwise_and(filled, cv2.bitwise_not(bright)), np.ones((5, 5), np.uint8))
+    seams = cv2.bitwise_and(faint, cv2.bitwise_not(ink))
+    return cv2.bitwise_and(filled, cv2.bitwise_not(cv2.dilate(seams, np.ones((3, 3), np.uint8))))
+
+
+def neutral(rgb: NDArray[Any]) -> NDArray[Any]:
+    """The photo with its light's colour taken out, so that the cards' paper is pale under a
+    tungsten lamp (orange) or in a blue shade too: each channel scaled so that the whitest
+    pixels (those whose darkest channel is brightest: the paper, even under a cast, before
+    a yellow cloth or a red box) are grey. The gains are bounded (a photo of no white at
+    all is not turned inside out)."""
+    gain = light_gains(rgb)
+    if gain.max() < 1.05:
+        return rgb
+    lut = np.clip(np.arange(256)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
+    balanced: NDArray[Any] = np.stack([lut[rgb[:, :, i], i] for i in range(3)], axis=2)
+    return balanced
+
+
+def light_gains(rgb: NDArray[Any]) -> NDArray[Any]:
+    """Per channel, what makes the whitest pixels of ``rgb`` grey (see :func:`neutral`)."""
+    pixels = rgb.reshape(-1, 3)
+    darkest = pixels.min(axis=1)
+    whitest = pixels[darkest >= np.percentile(darkest, 98)]
+    white = np.maximum(whitest.mean(axis=0), 1.0)
+    gain: NDArray[Any] = np.clip(white.max() / white, 1.0, 3.0)
+    return gain
+
+
+def paper_like(colour: NDArray[Any], gains: NDArray[Any]) -> bool:
+    """Whether ``colour`` (RGB), in the photo's light made neutral by ``gains``, is a
+    card's paper: grey or white, not a colour (a tablecloth's square, a box's lid)."""
+    seen = colour.astype(np.float32) * gains
+    return bool((seen.max() - seen.min()) < 0.25 * max(float(seen.max()), 1.0))
 
 
 def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
@@ -99,8 +153,22 @@ def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
         ratio = aspect(quad)
         if fill < 0.85 or fill > 1.08 or not ASPECT[0] <= ratio <= ASPECT[1]:
             continue
+        if not square_enough(quad):
+            continue
         found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
     return found
+
+
+def square_enough(quad: Quad) -> bool:
+    """Whether every corner of the outline is between 40 and 140 degrees: a card seen even
+    from 40 degrees off straight down keeps its corners so; an outline that cuts across
+    two cards on a slant does not."""
+    for i in range(4):
+        one, other = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cosine = float(one @ other) / max(float(np.hypot(*one) * np.hypot(*other)), 1e-6)
+        if abs(cosine) > 0.766:  # cos 40 degrees
+            return False
+    return True
 
 
 def fit_quad(contour: NDArray[Any]) -> Quad | None:
@@ -198,12 +266,14 @@ def _inside(quad: Quad, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
 
 
-def upright(quad: Quad) -> Quad:
+def upright(quad: Quad, turned: bool = False) -> Quad:
     """The corners clockwise from the card's top left as it is read upright (long side
-    vertical): the first side is a short one; of the two ways up, the one whose first
-    corner is nearer the photo's top left."""
+    vertical): the first side is a short one (``turned``: a long one, for a card so
+    foreshortened that its long side looks the shorter); of the two ways up, the one whose
+    first corner is nearer the photo's top left."""
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    start = 1 - start if turned else start
     other = start + 2
     if quad[other].sum() < quad[start].sum():
         start = other

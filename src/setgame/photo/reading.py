@@ -95,25 +95,99 @@ def read_photo(data: bytes | NDArray[Any], *, max_pixels: int = MAX_PIXELS,
 def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     """The cards in ``rgb`` read, their corners multiplied by ``scale`` (from ``rgb``'s
     pixels to the photo's), in reading order (top to bottom, then left to right)."""
-    from setgame.photo.card import SIZE, read_card
-    from setgame.photo.find import candidates, overlapping, upright, warp
+    from setgame.photo.card import SIZE, border, read_card
+    from setgame.photo.find import (
+        SQUARISH,
+        aspect,
+        candidates,
+        light_gains,
+        overlapping,
+        paper_like,  # fmt: skip
+        upright,
+        warp,
+    )
+    from setgame.photo.grid import grow
 
     found, search_scale = candidates(rgb)
+    gains = light_gains(rgb[::8, ::8])
     read: list[tuple[Any, CardReading]] = []
+    plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
     for candidate in found:
-        quad = upright(candidate.quad * search_scale)
-        reading = read_card(warp(rgb, quad, SIZE))
-        if reading is not None:
-            read.append((quad, reading))
+        ways = (False, True) if aspect(candidate.quad) < SQUARISH else (False,)
+        readings = []
+        for turned in ways:  # a card seen very obliquely: which side is long is not sure
+            quad = upright(candidate.quad * search_scale, turned)
+            card = warp(rgb, quad, SIZE)
+            reading = read_card(card)
+            paper, even = border(card)
+            if reading is not None and paper_like(paper, gains):  # not a coloured square
+                readings.append((quad, reading))
+                plain[id(quad)] = reading.whole and even >= 0.7
+        if readings:
+            read.append(max(readings, key=lambda pair: pair[1].confidence))
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
-    # and each of them), the surest reading stays.
+    # and each of them), the one whose border is plain paper and whose symbols keep clear
+    # of its ends (a whole card's) stays, the surest of those; but two cards taken as one
+    # give way to the two, each read by itself.
     kept: list[tuple[Any, CardReading]] = []
-    for quad, reading in sorted(read, key=lambda pair: -pair[1].confidence):
+
+    def rank(pair: tuple[Any, CardReading]) -> tuple[bool, float]:
+        return (not plain[id(pair[0])], -pair[1].confidence)
+
+    for quad, reading in sorted(_without_unions(read), key=rank):
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
+    kept = _of_a_cards_size(kept)
+    kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
+
+
+def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
+    """The readings without those of outlines under a fifth of the middle size read (with
+    three or more read): the cards of one table differ in size by perspective alone, a few
+    times at most; a speck read as a card is far smaller."""
+    import cv2
+
+    if len(kept) < 3:
+        return kept
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
+    typical = sorted(areas)[len(areas) // 2]
+    return [pair for pair, area in zip(kept, areas, strict=True) if area >= 0.2 * typical]
+
+
+def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
+    """The readings without those of two or three cards taken as one (an outline holding
+    two or three others read as cards, apart, each a quarter to 0.7 of its size: cards laid
+    edge to edge), nor those of a part of a card (an outline under 0.3 of the size of one
+    that holds it, is no union and is at most 2.5 times the middle size read: a symbol's
+    outline). Either may read as a card, and
+    surely: two cards' symbols side by side, a symbol's stripes."""
+    import cv2
+
+    from setgame.photo.find import overlapping
+
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in read]
+
+    def holds(i: int, j: int) -> bool:
+        quad, other = read[i][0].reshape(-1, 1, 2).astype("float32"), read[j][0]
+        return cv2.pointPolygonTest(quad, tuple(float(v) for v in other.mean(axis=0)),
+                                    False) >= 0  # fmt: skip
+
+    unions = set()
+    for i in range(len(read)):
+        inside = [j for j in range(len(read))
+                  if j != i and 0.25 * areas[i] <= areas[j] <= 0.7 * areas[i] and holds(i, j)]
+        apart = [j for j in inside
+                 if not any(overlapping(read[j][0], read[k][0]) for k in inside if k != j)]
+        if len(apart) >= 2:
+            unions.add(i)
+    typical = sorted(areas)[len(areas) // 2] if areas else 0.0
+    parts = {i for i in range(len(read)) for j in range(len(read))
+             if j not in unions and areas[i] < 0.3 * areas[j] < 0.75 * typical
+             and holds(j, i)}  # fmt: skip
+    return [pair for i, pair in enumerate(read) if i not in unions | parts]
 
 
 def _distinct(read: list[Placed]) -> list[FoundCard]:

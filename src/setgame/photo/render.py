@@ -74,6 +74,8 @@ class Printing:
     pitch: float = 4.0
     rectangle: bool = False
     paper: tuple[int, int, int] = (250, 250, 246)
+    #: How much of the ink the stripes hold (1: full ink; less: a light, washed print).
+    stripe_tint: float = 1.0
 
 
 def face(card: int, printing: Printing, height: int = 320) -> NDArray[Any]:
@@ -97,7 +99,9 @@ def face(card: int, printing: Printing, height: int = 320) -> NDArray[Any]:
                               scale)), 255, cv2.FILLED)  # fmt: skip
             inside = np.zeros(big.shape[:2], np.uint8)
             cv2.fillPoly(inside, [poly], 255)
-            big[(stripes > 0) & (inside > 0)] = ink
+            tint = printing.stripe_tint
+            stripe_ink = np.array(ink) * tint + np.array(printing.paper) * (1 - tint)
+            big[(stripes > 0) & (inside > 0)] = np.round(stripe_ink).astype(np.uint8)
         cv2.polylines(big, [poly], True, ink, max(1, round(printing.stroke * scale)), cv2.LINE_AA)
     small = cv2.resize(big, (height, round(height * 0.64)), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(np.rot90(small))

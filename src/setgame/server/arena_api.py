@@ -8,7 +8,6 @@ rate: an arena's socket says little (hello, join, pause, ping).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -33,7 +32,13 @@ from setgame.server.memory import CHURN
 from setgame.server.moderation import Banned
 from setgame.server.names import NameRefused
 from setgame.server.registry import RoomLimit
-from setgame.server.sockets import GARBAGE_LIMIT, STORAGE_UNAVAILABLE, SocketConnection, TokenBucket
+from setgame.server.sockets import (
+    GARBAGE_LIMIT,
+    STORAGE_UNAVAILABLE,
+    SocketConnection,
+    TokenBucket,
+    decoded,
+)
 from setgame.server.storage import OUTAGES
 
 log = logging.getLogger(__name__)
@@ -65,11 +70,7 @@ class Pause(_In, tag="pause"):
     pass
 
 
-class Ping(_In, tag="ping"):
-    pass
-
-
-ArenaMessage = Hello | Join | Pause | Ping
+ArenaMessage = Hello | Join | Pause | p.Ping  # a ping is the rooms' own
 _decoder: Final = msgspec.json.Decoder(ArenaMessage)
 TYPES: Final = ("hello", "join", "pause", "ping")
 
@@ -196,20 +197,15 @@ async def arena_socket(ws: WebSocket) -> None:
         if elsewhere and relay is None:  # pragma: no cover - one process runs every arena
             await ws.close(CLOSE_MOVED, "arena_elsewhere")
             return
-        pump = asyncio.create_task(conn.pump())
-        if elsewhere:  # a cluster: another process runs it; relayed (arena_relay.py)
-            conn.relayed = relay.attach(arena.id, conn)  # type: ignore[union-attr]
-        try:
-            await _serve(arena, conn)
-        finally:
-            if conn.relayed:
-                relay.detach(arena.id, conn, conn.relayed)  # type: ignore[union-attr]
-            arena.detach(conn)
-            conn.close(1000)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(pump, 1.0)
-            if not pump.done():
-                pump.cancel()
+        async with conn.pumping():
+            if elsewhere:  # a cluster: another process runs it; relayed (arena_relay.py)
+                conn.relayed = relay.attach(arena.id, conn)  # type: ignore[union-attr]
+            try:
+                await _serve(arena, conn)
+            finally:
+                if conn.relayed:
+                    relay.detach(arena.id, conn, conn.relayed)  # type: ignore[union-attr]
+                arena.detach(conn)
     finally:
         CHURN.close()
         if not conn.greeted:
@@ -240,19 +236,8 @@ async def _serve(arena: Arena, conn: ArenaSocket) -> None:
 
 
 async def _frame(arena: Arena, conn: ArenaSocket, text: str | None, data: bytes | None) -> bool:
-    if text is None:
-        if len(data or b"") > p.MAX_FRAME:
-            conn.close(p.CLOSE_TOO_BIG)
-        else:
-            _refuse(conn, "not_text", "messages are JSON text frames", None)
-        return False
-    try:
-        message = decode(text, conn.limits.json_depth)
-    except p.ProtocolError as exc:
-        if exc.code == "too_big":
-            conn.close(p.CLOSE_TOO_BIG)
-        else:
-            _refuse(conn, exc.code, str(exc), exc.request)
+    message = decoded(conn, text, data, decode)
+    if message is None:
         return False
     kind = str(type(message).__struct_config__.tag)
     try:
@@ -276,7 +261,7 @@ def _refuse(conn: ArenaSocket, code: str, message: str, request: str | None) -> 
 
 async def _dispatch(arena: Arena, conn: ArenaSocket, message: ArenaMessage) -> None:
     match message:
-        case Ping():
+        case p.Ping():
             conn.send(p.encode(p.Pong()))
         case Hello(name=name, token=token):
             await _hello(arena, conn, name, token)

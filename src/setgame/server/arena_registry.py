@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import json
 import logging
@@ -18,10 +19,19 @@ import sqlalchemy as sa
 from setgame.analysis.ratings import FAMILIES, NEW, Rating
 from setgame.server import arena_settings as cfg
 from setgame.server.account_tables import ratings
+from setgame.server.arena_caps import Caps, insert_within
 from setgame.server.arena_cluster import CHECK_SECONDS, Ownership
 from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
-from setgame.server.arenas import LISTED, Arena, ArenaGame, Record, decode_record, restored
+from setgame.server.arenas import (
+    LISTED,
+    Arena,
+    ArenaGame,
+    Record,
+    decode_record,
+    restored,
+    stored_play,
+)
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.storage import OUTAGES
 
@@ -110,8 +120,10 @@ class Arenas:
                 log.exception("arenas: owners not checked")
 
     async def _watch_again(self, arena: Arena) -> None:
-        """The arena's games not yet counted: watched again while their game goes on (a
-        game over meanwhile is counted now); a game whose room is gone never counts."""
+        """The arena's games not yet counted: watched again while their game goes on,
+        wherever its room is now (here, or mirrored from another process); a game over
+        meanwhile counts now, with its stored result if its room has begun another game.
+        A game whose room is gone never counts."""
         query = arena_games.select().where(
             arena_games.c.arena == arena.id, arena_games.c.scored.is_(None)
         )
@@ -119,17 +131,22 @@ class Arenas:
             games = (await conn.execute(query)).all()
         for row in games:
             room = await self.rooms.load(row.room)
-            seats: dict[str, str] = json.loads(row.seats)
-            if room is None or room.game_id != row.game:
+            played = None
+            if room is not None and room.game_id != row.game:
+                played = await stored_play(self.storage, row.game)
+            if room is None or (room.game_id != row.game and played is None):
                 continue  # gone: it never counts (its players wait again)
+            seats: dict[str, str] = json.loads(row.seats)
             bots = {pid: s.bot_level for pid, s in room.seats.items() if s.bot_level is not None}
             game = ArenaGame(room, row.game, seats, bots, row.started, None)
             arena.games[room.id] = game
             for key in seats.values():
                 if key in arena.people:
                     arena.people[key].room = room.id
-            room.on_change.append(arena._room_changed)
-            arena._room_changed(room)  # over while the process was down: counted now
+            if played is None:
+                arena.watch(game, room)  # over while the process was down: counted now
+            else:
+                await arena.score(game, time.time(), played)
 
     def _add(self, arena: Arena) -> None:
         arena.relay = self.relay
@@ -157,10 +174,13 @@ class Arenas:
         self, settings: cfg.ArenaSettings, *, account: str | None, name: str | None,
         address: str | None, schedule: str | None = None, starts_at: float | None = None,
     ) -> Arena:
-        """A new arena; :class:`RoomLimit` over a limit (the caps are checked under a lock,
-        so that a burst of requests cannot pass them together)."""
+        """A new arena; :class:`RoomLimit` over a limit. The limits per account and per
+        address count the arenas not finished in the database, as they are inserted
+        (``arena_caps.py``: every process of a cluster sees the same figure, and a burst of
+        creates on several processes cannot pass them together); this process's own cap
+        is checked under a lock."""
         async with self._lock:
-            self._check_caps(account, address)
+            self._check_cap()
             now = time.time()
             start = now + self.limits.scaled(settings.starts_in_seconds)
             start = start if starts_at is None else starts_at
@@ -172,23 +192,23 @@ class Arenas:
                 start + self.limits.scaled(settings.minutes * 60), settings.private,
                 schedule, account, name, address, now,
             )
-            await self.storage.write((arenas.insert().values(_record_row(record)), {}))
+            caps = Caps(account, address, self.limits.per_account, self.limits.per_client)
+            try:
+                await insert_within(self.storage, _record_row(record), caps)
+            except BaseException:
+                if self.cluster is not None:  # its lease goes at once (else it runs out)
+                    with contextlib.suppress(Exception):
+                        await self.cluster.release(aid)
+                raise
             arena = Arena(record, self.rooms, self.limits)
             self._add(arena)
         return arena
 
-    def _check_caps(self, account: str | None, address: str | None) -> None:
+    def _check_cap(self) -> None:
+        """The arenas this process runs (its memory and its pairing loops): at most ``cap``."""
         live = [a for a in self.arenas.values() if a.status != "finished"]
         if len(live) >= self.limits.cap:
             raise RoomLimit("server_full", 503, f"the server holds {len(live)} arenas: try later")
-        mine = [a for a in live if account is not None and a.record.creator == account]
-        if account is not None and len(mine) >= self.limits.per_account:
-            raise RoomLimit("too_many_arenas", 429, f"your account has {len(mine)} arenas not "
-                            f"finished (at most {self.limits.per_account})")
-        here = [a for a in live if address is not None and a.record.address == address]
-        if address is not None and len(here) >= self.limits.per_client:
-            raise RoomLimit("too_many_arenas", 429, f"your address has {len(here)} arenas not "
-                            f"finished (at most {self.limits.per_client})")
 
     async def _keep_schedule(self) -> None:
         while True:
@@ -215,6 +235,8 @@ class Arenas:
                 ))
             except sa.exc.IntegrityError:
                 continue  # another process made it at the same moment
+            except RoomLimit as exc:  # another process is making it (its lease), or full here
+                log.info("arena schedule %s: not made here now: %s", entry.name, exc)
         return made
 
     async def _exists(self, aid: str) -> bool:

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from setgame.rules.game import GameError
 from setgame.server import protocol as p
+from setgame.server.cluster.lease import listen
 from setgame.server.rooms import Connection
 
 log = logging.getLogger(__name__)
@@ -178,24 +179,10 @@ class Relay:
             await asyncio.sleep(PRESENCE_SECONDS)
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                raw = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("arena relay: the Redis subscription failed; retrying")
-                await asyncio.sleep(0.5)
-                continue
-            if raw is None or raw.get("type") != "message":
-                continue
-            try:
-                channel = raw["channel"]
-                channel = channel.decode() if isinstance(channel, bytes) else channel
-                message = json.loads(raw["data"])
-                if channel == UP:
-                    await self._request(message)
-                else:
-                    self._deliver(message)
-            except Exception:
-                log.exception("arena relay: message %r failed", raw.get("data"))
+        await listen(self.pubsub, self._handle, "arena relay")
+
+    async def _handle(self, channel: str, message: dict[str, Any]) -> None:
+        if channel == UP:
+            await self._request(message)
+        else:
+            self._deliver(message)

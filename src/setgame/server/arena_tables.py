@@ -1,5 +1,5 @@
 """The tables of arenas (``arenas.py``; issue 23), apart from ``storage.py``'s. Their history
-is migration ``0013``.
+is migrations ``0013`` and ``0014``.
 
 An arena's standings are kept in ``arena_players`` (one row per participant, written with
 each game's result in one transaction), so that a restart or another process taking the
@@ -32,6 +32,9 @@ arenas = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
     sa.Index("ix_arenas_status", "status", "starts_at"),
+    # the limits per creator count their arenas not finished (arena_caps.py; migration 0014)
+    sa.Index("ix_arenas_creator", "creator", "status"),
+    sa.Index("ix_arenas_address", "address", "status"),
 )
 arena_players = sa.Table(
     "arena_players",

@@ -6,8 +6,10 @@ them out with the server's clock (Unix seconds, so that a restart keeps the aren
 An arena's games are ordinary rooms made through the registry (``registry.Rooms.create``),
 each person seated by the arena (``Room.seat_person``) and handed the seat token in a
 ``paired`` message; the arena watches each room and scores its game when it is over (or as
-it stands at its cap, or at the arena's end). Every result is stored with the standings it
-changed in one transaction (``arena_tables.py``): a restarted process goes on from them.
+it stands at its cap, or at the arena's end), following the room wherever it goes (on a
+cluster a room may move to another process: the arena then mirrors it, and the result is the
+room's own). Every result is stored with the standings it changed in one transaction
+(``arena_tables.py``): a restarted process goes on from them.
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ from setgame.arena import Entry, GameResult, Waiting, bot_level, finishes, pair,
 from setgame.arena import podium as podium_of
 from setgame.arena.pairing import bot_display
 from setgame.arena.standings import places
+from setgame.rules import game as engine
 from setgame.rules.game import GameError
 from setgame.server import arena_settings as cfg
 from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
 from setgame.server.registry import RoomLimit, Rooms
-from setgame.server.rooms import Connection, Room
+from setgame.server.rooms import Connection, Room, stored_game
 from setgame.server.storage import OUTAGES, Storage, Write
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,13 @@ SHOWN: Final = 100
 """Rows of the standings a ``standings`` message carries (the API has them all)."""
 LISTED: Final = 100
 FINISHED_LISTED: Final = 20
+OPENING: Final = 48
+"""Rooms a round of pairing opens at a time. A round of a 1,000-player arena opens 500;
+all at once (each a lease, a fencing token and a few commits) they held the event loop and
+the cluster's Redis pool (100 connections) so long, on a loaded machine, that leases ran out
+before their renewal and the rooms were dropped as they were made. Fewer at a time cost one
+process (SQLite) its group commits: a round of 500 rooms took 313 ms all at once, 400-520 ms
+48 at a time, 770-860 ms 16 at a time (``benchmarks/arena.py``, load average 3)."""
 
 
 def token_hash(token: str) -> str:
@@ -375,7 +385,13 @@ class Arena:
         for keys, _ in groups:
             for key in keys:
                 self.people[key].room = "?"  # taken: the next round must not pair them again
-        opened = await asyncio.gather(*(self._open(keys, bot) for keys, bot in groups))
+        gate = asyncio.Semaphore(OPENING)
+
+        async def opening(keys: tuple[str, ...], bot: int | None) -> bool:
+            async with gate:
+                return await self._open(keys, bot)
+
+        opened = await asyncio.gather(*(opening(keys, bot) for keys, bot in groups))
         return sum(opened)
 
     async def _open(self, keys: tuple[str, ...], bot: int | None) -> bool:
@@ -446,19 +462,51 @@ class Arena:
         if game is not None and room.phase == "match_over" and room.game_id == game.game:
             self._spawn(self.score(game, time.time()))
 
+    def watch(self, game: ArenaGame, room: Room) -> None:
+        """Follow ``game`` in ``room`` (the room object this process has of it now: its
+        own, or a cluster's mirror of another process's); a game over already counts now."""
+        game.room = room
+        if self._room_changed not in room.on_change:
+            room.on_change.append(self._room_changed)
+        self._room_changed(room)
+
+    def _left(self, room: Room) -> bool:
+        """Whether this process no longer has ``room`` live: it moved to another process
+        of a cluster (its lease lost, or a mirror promoted), or a fault closed it."""
+        return room.broken or self.rooms.rooms.get(room.id) is not room
+
+    async def _follow(self, game: ArenaGame, now: float) -> None:
+        """``game``'s room left this process: follow the room where it is now (opened
+        again: taken over, or mirrored from the process that owns it), so that its result
+        is the room's real one, whichever process finishes it. A game no longer its
+        room's current one counts from its stored log (``stored_play``): the database
+        has every action, whichever process wrote it."""
+        try:
+            room = await self.rooms.load(game.room.id)
+            if room is not None and room.game_id == game.game:
+                self.watch(game, room)
+                return
+            played = await stored_play(self.storage, game.game)
+        except self.rooms.outages as exc:  # the next round tries again
+            log.error("arena %s: room %s not followed: %s", self.id, game.room.id, exc)
+            return
+        await self.score(game, now, played)
+
     async def _cap_games(self, now: float) -> None:
         for game in list(self.games.values()):
-            capped = game.cap_at is not None and now >= game.cap_at
-            if capped or game.room.broken:  # a room closed by a fault: no end will come
+            if self._left(game.room):
+                await self._follow(game, now)
+            if game.cap_at is not None and now >= game.cap_at:
                 await self.score(game, now)
 
-    async def score(self, game: ArenaGame, at: float) -> None:
+    async def score(self, game: ArenaGame, at: float, played: engine.Game | None = None) -> None:
         """Count a game: over, or as it stands (its cap, the arena's end); stored with the
-        standings it changed, in one transaction."""
+        standings it changed, in one transaction. ``played``: the game as stored (its
+        room no longer has it), else as its room has it."""
         if self.games.get(game.room.id) is not game:
             return  # counted already
         del self.games[game.room.id]
-        totals, left = _standing(game)
+        totals, left = _standing(game, played)
         finish, place = finishes(totals, left), places(totals, left)
         result: dict[str, dict[str, Any]] = {}
         ratings = {pid: self.entries[k].rating for pid, k in game.seats.items()}
@@ -494,6 +542,8 @@ class Arena:
         """The end: games still in progress count as they stand; the final places stored."""
         now = time.time()
         for game in list(self.games.values()):
+            if self._left(game.room):  # as it stands where it is played now
+                await self._follow(game, now)
             await self.score(game, now)
         order = self.standings()
         writes = [self._entry_write(e.key, i + 1) for i, e in enumerate(order)]
@@ -534,19 +584,31 @@ class Arena:
             self._flush.cancel()
 
 
-def _standing(game: ArenaGame) -> tuple[dict[str, int], set[str]]:
-    """Each seat's points now (the round's too while it is played) and who left it."""
+def _standing(game: ArenaGame, played: engine.Game | None) -> tuple[dict[str, int], set[str]]:
+    """Each seat's points now (the round's too while it is played) and who left it, in
+    ``played`` or else in the room's game."""
     room = game.room
-    engine = room.game if room.game_id == game.game else None
+    current = played if played is not None else (room.game if room.game_id == game.game else None)
     totals: dict[str, int] = {}
     left: set[str] = set()
     for pid in [*game.seats, *game.bots]:
-        player = engine.players.get(pid) if engine is not None else None
+        player = current.players.get(pid) if current is not None else None
         if player is None or not player.present:
             left.add(pid)
-        over = engine is not None and engine.phase in ("match_over", "round_over")
+        over = current is not None and current.phase in ("match_over", "round_over")
         totals[pid] = 0 if player is None else player.total + (0 if over else player.score)
     return totals, left
+
+
+async def stored_play(storage: Storage, gid: str) -> engine.Game | None:
+    """Game ``gid`` as its stored actions make it (None: not stored, or deleted)."""
+    row = await storage.game(gid)
+    if row is None:
+        return None
+    played = stored_game(row)
+    for action in await storage.actions(gid):
+        played.apply(played.parse_action(action.action))
+    return played
 
 
 def _entry_values(entry: Entry) -> dict[str, Any]:

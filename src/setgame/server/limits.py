@@ -105,7 +105,7 @@ class Limits:
     )
     seat_sockets: int = _bounded(
         4, 1, 64, "websockets one seat may hold at once (tabs); a new one closes that seat's "
-        "oldest with 1008",
+        "oldest with 4009 (seat_elsewhere)",
     )
 
     # -- rooms, players and storage --------------------------------------------------------

@@ -31,6 +31,11 @@ CLOSE_BAD_ORIGIN: Final = 4001
 CLOSE_BANNED: Final = 4003
 """A banned player's sockets, closed as the ban is made (``moderation_api.turn_away``)."""
 CLOSE_NO_ROOM: Final = 4004
+CLOSE_SEAT_ELSEWHERE: Final = 4009
+"""A seat's socket that made way for a newer one of the same seat (another tab or device,
+past ``seat_sockets``), with the reason :data:`SEAT_ELSEWHERE`. Final for the page: were
+it to reconnect, it would close the newer one, which would reconnect in turn, and so on."""
+SEAT_ELSEWHERE: Final = "seat_elsewhere"
 
 # Reasons of a 1011 close (docs/protocol.md, "Close codes"): what the client may do about it.
 STORAGE_UNAVAILABLE: Final = "storage_unavailable"

@@ -41,6 +41,9 @@ ONLINE_SECONDS: Final = 5.0
 """How long the count of people online (``GET /api/online``) is kept before it is redone."""
 DELETE_BATCH: Final = 500
 """Games deleted in one transaction (abandoned rooms, expired games)."""
+ARENA_MODE: Final = "arena"
+"""How a room the server makes for an arena's pairing counts (``create(capped=False)``):
+server-wide only, never against a person's caps nor their creation rate."""
 
 
 class RoomLimit(Exception):
@@ -145,7 +148,7 @@ class Rooms:
         ``capped`` false: a room the server makes itself (an arena's game: its own limits,
         ``arenas.py``), bounded only by the server's cap, as a room of one player is."""
         settings = _check_settings(settings)
-        counted = settings.mode if capped else "arena"  # only "multi" counts per address
+        counted = settings.mode if capped else ARENA_MODE  # only "multi" counts per address
         self._check_caps(client, counted)
         await self._make_room_for(client)
         room = self._keyed(self._make(new_id(6), settings))

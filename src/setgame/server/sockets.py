@@ -13,8 +13,8 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Coroutine
-from typing import Any, Final
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Final, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -202,6 +202,20 @@ class SocketConnection:
         finally:
             self._pumping = False
 
+    @contextlib.asynccontextmanager
+    async def pumping(self) -> AsyncIterator[None]:
+        """The pump runs while the block does (a room's socket, an arena's); then the
+        socket closes (1000) after what is queued, given a second to go out."""
+        pump = asyncio.create_task(self.pump())
+        try:
+            yield
+        finally:
+            self.close(1000)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 1.0)
+            if not pump.done():
+                pump.cancel()
+
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     rooms: Rooms = ws.app.state.rooms
@@ -239,20 +253,15 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 
 async def _connected(room: Room, conn: SocketConnection) -> None:
-    pump = asyncio.create_task(conn.pump())
-    room.sockets += 1
-    held = [room]
-    try:
-        await _serve(held, conn)
-    finally:
-        room = current(held)
-        room.sockets -= 1
-        room.detach(conn)
-        conn.close(1000)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(pump, 1.0)
-        if not pump.done():
-            pump.cancel()
+    async with conn.pumping():
+        room.sockets += 1
+        held = [room]
+        try:
+            await _serve(held, conn)
+        finally:
+            room = current(held)
+            room.sockets -= 1
+            room.detach(conn)
 
 
 def current(held: list[Room]) -> Room:
@@ -292,20 +301,8 @@ async def _serve(held: list[Room], conn: SocketConnection) -> None:
 
 async def _frame(room: Room, conn: SocketConnection, text: str | None, data: bytes | None) -> bool:
     """Handle one frame; False when it could not be understood."""
-    if text is None:
-        size = len(data or b"")
-        if size > p.MAX_FRAME:
-            conn.close(p.CLOSE_TOO_BIG)
-            return False
-        _error(conn, "not_text", f"messages are JSON text frames, got {size} binary bytes")
-        return False
-    try:
-        message = p.decode(text, conn.limits.json_depth)
-    except p.ProtocolError as exc:
-        if exc.code == "too_big":
-            conn.close(p.CLOSE_TOO_BIG)
-        else:
-            _error(conn, exc.code, str(exc), exc.request)
+    message = decoded(conn, text, data, p.decode)
+    if message is None:
         return False
     try:
         await dispatch(room, conn, message)
@@ -320,6 +317,32 @@ async def _frame(room: Room, conn: SocketConnection, text: str | None, data: byt
         log.exception("room %s: %r failed", room.id, message)
         conn.close(p.CLOSE_SERVER_ERROR, p.SERVER_ERROR)
     return True
+
+
+Message = TypeVar("Message")
+
+
+def decoded(
+    conn: SocketConnection, text: str | None, data: bytes | None,
+    decode: Callable[[str, int], Message],
+) -> Message | None:
+    """A frame's message by ``decode`` (a room's, an arena's), or None when it cannot be
+    understood: the client is told why, or closed (1009) for a frame too big."""
+    if text is None:
+        size = len(data or b"")
+        if size > p.MAX_FRAME:
+            conn.close(p.CLOSE_TOO_BIG)
+        else:
+            _error(conn, "not_text", f"messages are JSON text frames, got {size} binary bytes")
+        return None
+    try:
+        return decode(text, conn.limits.json_depth)
+    except p.ProtocolError as exc:
+        if exc.code == "too_big":
+            conn.close(p.CLOSE_TOO_BIG)
+        else:
+            _error(conn, exc.code, str(exc), exc.request)
+        return None
 
 
 def _tag(message: p.ClientMessage) -> str:
@@ -437,11 +460,13 @@ def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | Non
 
 
 def _make_way(room: Room, conn: SocketConnection, seat: str) -> None:
-    """Close the seat's oldest sockets so that it keeps at most ``seat_sockets``."""
+    """Close the seat's oldest sockets so that it keeps at most ``seat_sockets``: with a
+    code of their own (4009, not a retried 1008), so that two tabs of one seat do not take
+    the seat from each other again and again; the page says where the seat went."""
     same = [c for c in room.conns if c.player == seat and c is not conn]
     same.sort(key=lambda c: getattr(c, "opened", 0.0))
     for old in same[: max(0, len(same) - conn.limits.seat_sockets + 1)]:
-        old.close(p.CLOSE_POLICY)
+        old.close(p.CLOSE_SEAT_ELSEWHERE, p.SEAT_ELSEWHERE)
 
 
 async def _play(room: Room, player: str, message: p.ClientMessage) -> None:

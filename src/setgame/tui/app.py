@@ -42,7 +42,7 @@ Clock = Callable[[], float]
 #: once): long enough to remember them; the player's next key turns them down sooner.
 REVEAL_SECONDS: Final = 1.5
 #: Events shown as warnings: something went wrong for someone.
-_WARNINGS = frozenset({"wrong_call", "error", "reconnecting", "disconnected"})
+_WARNINGS = frozenset({"wrong_call", "error", "reconnecting", "disconnected", "seat_elsewhere"})
 
 
 class Session(Protocol):
@@ -216,8 +216,8 @@ class SetApp(App[None]):
         named = _naming_departed(view, before)
         for event in events:
             self._note_reveal(event, now)
-            if event.get("type") in ("disconnected", "reconnected"):
-                self._failure = 1 if event["type"] == "disconnected" else 0
+            if event.get("type") in ("disconnected", "reconnected", "seat_elsewhere"):
+                self._failure = 0 if event["type"] == "reconnected" else 1
             message = _words(event, named, self.lang)
             if message is not None and _asks_to_agree(event, view):
                 message += ". " + tr("Press n if you agree.", self.lang)
@@ -260,9 +260,7 @@ class SetApp(App[None]):
         table = list(view.get("table") or [])
         if now >= self._revealed_until or view.get("phase") != "playing":
             self.revealed = {}
-        return [
-            self.revealed.get(i) if code is None else code for i, code in enumerate(table)
-        ]
+        return [self.revealed.get(i) if code is None else code for i, code in enumerate(table)]
 
     def on_key(self, event: events.Key) -> None:
         """Any key turns a miss's cards down (before the key's own action); a key typed

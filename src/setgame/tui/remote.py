@@ -40,6 +40,7 @@ class RemoteError(ValueError):
 
 #: The close code the server gives a socket for a room it does not know (docs/protocol.md).
 NO_ROOM_CODE = 4004
+SEAT_ELSEWHERE_CODE = 4009  # the seat said hello on another socket (docs/protocol.md)
 
 
 def _why(exc: BaseException) -> str:
@@ -204,6 +205,12 @@ class RemoteSession:
             elif message["type"] == "presence":
                 events.append(self._presence(client, message))
         if client.closed is not None and not self._closing and self._resuming is None:
+            if client.closed.code == SEAT_ELSEWHERE_CODE:
+                # final: coming back would close the other window's socket, which would come
+                # back in turn, and the two would take the seat from each other for ever
+                self._closing = True
+                events.append({"type": "seat_elsewhere"})
+                return events
             events.append({"type": "reconnecting", "code": client.closed.code})
             self._resuming = asyncio.get_running_loop().create_task(self._resume(client))
         return events

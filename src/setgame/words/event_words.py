@@ -97,7 +97,7 @@ def event_message(event: Mapping[str, Any], view: Mapping[str, Any], lang: str) 
         if event.get("connected"):
             return tr("{name} is back", lang, name=name)
         return tr("{name} lost the connection", lang, name=name)
-    if kind in ("disconnected", "reconnecting", "unreachable"):
+    if kind in ("disconnected", "reconnecting", "unreachable", "seat_elsewhere"):
         return connection_message(event, lang)
     if kind == "reconnected":
         return tr("Connected again", lang)
@@ -291,6 +291,12 @@ def connection_message(event: Mapping[str, Any], lang: str) -> str:
     if kind == "disconnected":
         return tr(
             "The server did not come back. Press q to leave, and try again when it runs.", lang
+        )
+    if kind == "seat_elsewhere":
+        return tr(
+            "Your seat is now played in another window or terminal; this game has stopped "
+            "here. Press q to leave.",
+            lang,
         )
     server, room = event.get("server", ""), event.get("room", "")
     if why == "refused":

@@ -8,9 +8,15 @@ the database checks (``Storage.take_room``, ``docs/cluster.md``)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+
+log = logging.getLogger(__name__)
 
 LEASE_MS: Final = 3000
 """A lease lasts this long unless renewed: a dead owner's rooms are free after it."""
@@ -33,6 +39,31 @@ _RELEASE: Final = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+async def listen(
+    pubsub: Any, handle: Callable[[str, Any], Awaitable[None]], what: str
+) -> None:
+    """Read a Redis subscription for ever: each message's channel and JSON body go to
+    ``handle``. A failed read is retried (the subscription comes back with Redis); a message
+    that fails is logged and skipped, so that one bad message never stops the others."""
+    while True:
+        try:
+            raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s: the Redis subscription failed; retrying", what)
+            await asyncio.sleep(0.5)
+            continue
+        if raw is None or raw.get("type") != "message":
+            continue
+        try:
+            channel = raw["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else channel
+            await handle(channel, json.loads(raw["data"]))
+        except Exception:
+            log.exception("%s: message %r failed", what, raw.get("data"))
 
 
 def owner_key(room: str) -> str:

@@ -36,6 +36,7 @@ from setgame.server.cluster.lease import (
     RENEW_SECONDS,
     Leases,
     _text,
+    listen,
     process_channel,
     redis_now,
     room_channel,
@@ -135,9 +136,11 @@ class ClusterRooms(Rooms):
         await self.node.quota.admit(rid, client, mode)  # the caps of all processes together
 
     async def _claim(self, rid: str) -> None:
+        self.node.claiming.add(rid)  # its lease renewed until the room is added or forgotten
         await self.node.own(rid)
 
     def _forget_creator(self, room: Room) -> None:
+        self.node.claiming.discard(room.id)
         super()._forget_creator(room)
         # a mirror's room still counts: its owner has it; so does a room handed over (its
         # new owner counts it for its creator from then on: Node._hand_over)
@@ -153,6 +156,7 @@ class ClusterRooms(Rooms):
         return await super().start(restore=False)
 
     def _add(self, room: Room) -> None:
+        self.node.claiming.discard(room.id)  # in the registry: renewed as the others
         if isinstance(room, MirrorRoom):  # no bots, no ratings: the owner runs those
             callbacks, self.on_room = self.on_room, []
             try:
@@ -219,6 +223,10 @@ class Node:
         self.listed_elsewhere: list[dict[str, Any]] = []
         self._adopted_at = time.monotonic()
         self._free: list[str] = []  # mirrored rooms whose lease was free at the last check
+        # rooms whose lease is taken while they are created, not in the registry yet: their
+        # lease is renewed as the others' (a burst of creations, such as an arena's round of
+        # 500 rooms, may take longer than a lease)
+        self.claiming: set[str] = set()
         self.alive: set[str] = {self.me}  # the processes that shared their list lately
         self._orphans: dict[str, int] = {}  # room -> looks it was left free to another process
 
@@ -579,21 +587,7 @@ class Node:
                 self._out.task_done()
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                raw = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: the Redis subscription failed; retrying")
-                await asyncio.sleep(0.5)
-                continue
-            if raw is None or raw.get("type") != "message":
-                continue
-            try:
-                await self._dispatch(json.loads(raw["data"]))
-            except Exception:
-                log.exception("cluster: message %r failed", raw.get("data"))
+        await listen(self.pubsub, lambda _channel, message: self._dispatch(message), "cluster")
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message.get("k")
@@ -639,9 +633,13 @@ class Node:
         renewal took up to 0.5 s, and in one run long enough that renewals came after
         the leases had run out: the process dropped its own rooms (1012)."""
         owned = [r for r in self.rooms.rooms.values() if isinstance(r, OwnedRoom)]
-        kept = await self.leases.renew([r.id for r in owned])
+        claiming = sorted(self.claiming)
+        kept = await self.leases.renew([r.id for r in owned] + claiming)
         self._renewed = time.monotonic()
-        for room, ok in zip(owned, kept, strict=True):
+        for rid, ok in zip(claiming, kept[len(owned):], strict=True):
+            if not ok:  # its creation goes on; should it commit, the fencing token guards it
+                log.warning("cluster: lost the lease of room %s while creating it", rid)
+        for room, ok in zip(owned, kept[: len(owned)], strict=True):
             if not ok:
                 log.warning("cluster: lost the lease of room %s", room.id)
                 await self.drop(room)

@@ -8,7 +8,8 @@ lease check, and takes the room out when it leaves memory; a process that dies s
 pushing, so its rooms stop counting within ``QUOTA_MS`` (the process that takes them over
 counts them again, server-wide). Creating a room checks the server-wide cap
 (``room_cap``), the address's open rooms (``rooms_per_client``) and its creation rate
-(``rooms_per_minute``, ``rooms_burst``: a token bucket in a Redis hash) in one Lua script,
+(``rooms_per_minute``, ``rooms_burst``: a token bucket in a Redis hash; not for the rooms
+the server makes for an arena's pairings) in one Lua script,
 so two processes cannot both admit the last room. Seats and joins per address need nothing
 here: every join of a room is done by its owner (a mirror relays it), whose
 ``JoinBounds`` therefore see all of them.
@@ -27,7 +28,7 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 
 from setgame.server.limits import Limits
-from setgame.server.registry import RoomLimit, too_many_rooms
+from setgame.server.registry import ARENA_MODE, RoomLimit, too_many_rooms
 from setgame.server.rooms import Room
 
 log = logging.getLogger(__name__)
@@ -56,13 +57,15 @@ local mine = redis.call('zcard', KEYS[2])
 if counts and mine >= tonumber(ARGV[3]) then
   return {2, mine, unpack(redis.call('zrange', KEYS[2], 0, 99))}
 end
-local rate, burst = tonumber(ARGV[4]), tonumber(ARGV[5])
-local b = redis.call('hmget', KEYS[3], 'tokens', 'stamp')
-local tokens, stamp = tonumber(b[1]) or burst, tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
-if tokens < 1 then return {3, mine} end
-redis.call('hset', KEYS[3], 'tokens', tostring(tokens - 1), 'stamp', tostring(now))
-redis.call('pexpire', KEYS[3], ARGV[7])
+if ARGV[9] == '1' then
+  local rate, burst = tonumber(ARGV[4]), tonumber(ARGV[5])
+  local b = redis.call('hmget', KEYS[3], 'tokens', 'stamp')
+  local tokens, stamp = tonumber(b[1]) or burst, tonumber(b[2]) or now
+  tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+  if tokens < 1 then return {3, mine} end
+  redis.call('hset', KEYS[3], 'tokens', tostring(tokens - 1), 'stamp', tostring(now))
+  redis.call('pexpire', KEYS[3], ARGV[7])
+end
 local live = now + tonumber(ARGV[6])
 redis.call('zadd', KEYS[1], live, ARGV[1])
 if not counts then return {0, mine} end
@@ -118,11 +121,16 @@ class Quota:
     async def admit(self, room: str, address: str, mode: str = "multi") -> None:
         """Count a new ``room`` of ``address``, or raise :class:`RoomLimit` over a cap. A
         room of one player (``mode`` solo or practice) counts server-wide only: it is never
-        refused for the address's other rooms (``Room.counts_for_creator``)."""
+        refused for the address's other rooms (``Room.counts_for_creator``). A room the
+        server makes itself (``mode`` "arena": an arena's pairing, ``arenas.py``) is not
+        a person's creation either: it spends no token of the creation rate, which is
+        meant for people (a 1,000-player arena opens 500 rooms at once, and again as its
+        games end); the server-wide cap still bounds it."""
         cap = self.limits
         counts = "1" if mode == "multi" else "0"
+        paced = "0" if mode == ARENA_MODE else "1"
         args = [room, cap.room_cap, cap.rooms_per_client, cap.rooms_per_minute / 60_000,
-                cap.rooms_burst, QUOTA_MS, RATE_KEY_MS, counts]
+                cap.rooms_burst, QUOTA_MS, RATE_KEY_MS, counts, paced]
         keys = [ALL_KEY, rooms_key(address), rate_key(address)]
         try:
             verdict, count, *rooms = await self._admit(keys=keys, args=args)

@@ -89,6 +89,46 @@ function renderStandings() {
   $("[data-arena-standings] tbody").replaceChildren(...standings.map(standingRow));
   $("[data-arena-empty]").hidden = standings.length > 0;
   placesBefore = new Map(standings.map((row) => [row.name, row.points]));
+  announce();
+}
+
+// --- the standings, said ----------------------------------------------------------
+// The countdown and the table change all the time: neither is a live region (a screen
+// reader would talk without end). A polite live region says what matters to this page
+// (its player's place and points, and who leads) when that changed, at most once every
+// SAY_EVERY_MS, and then only the latest: a busy arena sends standings several times a
+// second. What the page shows first is not said (the table is there to read).
+const SAY_EVERY_MS = 10_000;
+let said = null; // the last summary said (or first seen)
+let saidAt = -Infinity;
+let sayLater = null;
+
+function summary() {
+  if (!standings.length || arena?.status === "finished") return ""; // the verdict says the end
+  const placeOf = (row) => row.place ?? standings.indexOf(row) + 1;
+  const points = (row) => tn("arena.points.one", "arena.points.other", row.points);
+  const top = standings[0];
+  const own = standings.find((row) => row.name === me?.name);
+  if (own && placeOf(own) === 1) return t("arena.say.you_lead", { points: points(own) });
+  const leader = t("arena.say.leader", { name: top.name, points: points(top) });
+  if (!own) return leader;
+  return [t("arena.say.you", { place: fmt(placeOf(own)), points: points(own) }), leader].join(" ");
+}
+
+function announce() {
+  if (said === null) {
+    said = summary();
+    return;
+  }
+  if (sayLater !== null || summary() === said) return; // a word is due: it will be the latest
+  sayLater = setTimeout(() => {
+    sayLater = null;
+    const text = summary();
+    if (!text || text === said) return;
+    said = text;
+    saidAt = performance.now();
+    $("[data-arena-announce]").textContent = text;
+  }, Math.max(0, saidAt + SAY_EVERY_MS - performance.now()));
 }
 
 // A room of this arena, opened with the way back here (arenaback.js).

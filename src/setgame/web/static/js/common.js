@@ -254,6 +254,7 @@ function toggle(button, name, onText, apply, fallback = "0") {
 function buildHeader() {
   const header = document.querySelector("header.top");
   if (!header) return;
+  markCurrent(header);
   const select = header.querySelector("select[name=lang]");
   for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
   select.addEventListener("change", () => chooseLanguage(select.value));
@@ -269,6 +270,16 @@ function buildHeader() {
   if (vibrate && "vibrate" in navigator && touchOnly()) {
     vibrate.hidden = false;
     toggle(vibrate, "vibrate", "ui.vibrate", null, "1");
+  }
+}
+
+// The header's link to the page one is on (or to the list an arena's page belongs to) is
+// marked for screen readers and drawn apart.
+function markCurrent(header) {
+  const here = location.pathname.replace(/\/+$/, "") || "/";
+  for (const link of header.querySelectorAll("nav > a[href]")) {
+    const to = link.getAttribute("href");
+    if (here === to || here.startsWith(`${to}/`)) link.setAttribute("aria-current", "page");
   }
 }
 

@@ -105,6 +105,9 @@ async function readPhoto(chosen) {
   $("#photo-result").hidden = false;
   await imageReady();
   render();
+  // On a phone (above all one held sideways) the reading starts below the fold: bring it up.
+  const result = $("#photo-result");
+  if (result.getBoundingClientRect().top > innerHeight / 2) result.scrollIntoView({ block: "start" });
 }
 
 // A heavy photo (a phone of 50 or 108 megapixels, up to 30 MB) redrawn as a JPEG of at most

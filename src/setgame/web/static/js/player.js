@@ -100,6 +100,8 @@ function show(profile) {
   $("[data-profile-plots]").replaceChildren(
     ...Object.entries(profile.history || {}).map(([family, points]) => plot(family, points)),
   );
+  // No rated game yet: no heading over an empty list (the rating line says "provisional").
+  $("[data-profile-families-title]").hidden = families.length === 0;
   arenas(profile.arenas);
   $("[data-profile-none]").hidden = profile.recent.length > 0;
   $("[data-profile-recent]").replaceChildren(...profile.recent.map(game));

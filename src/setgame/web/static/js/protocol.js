@@ -11,6 +11,10 @@ export const FINAL = {
   1009: "refused", // ...or a message too big
   4001: "bad_origin", // the page and the server disagree on the site (a proxy's Host)
   4004: "gone", // no such room, or a moderator closed it
+  // Another tab or device of this seat took it (past the server's seat_sockets). Knocking
+  // again would take it back and close that one, which would knock again, and so on: the
+  // page stops until its player asks to play there again (resume).
+  4009: "elsewhere",
 };
 
 export class Connection {
@@ -101,6 +105,13 @@ export class Connection {
   send(type, fields = {}) {
     const versioned = type === "call" || type === "pick";
     return this.raw({ type, ...fields, ...(versioned ? { version: this.version } : {}) });
+  }
+
+  // Connect again after a final close, because the player asked to (a 4009's "Play here").
+  resume() {
+    this.closed = false;
+    this.retry = 0;
+    this.connect();
   }
 
   close() {

@@ -35,6 +35,7 @@ const ERRORS = {
 const FINAL_WORDS = {
   bad_origin: N_("conn.bad_origin"),
   refused: N_("conn.refused"),
+  elsewhere: N_("puzzle.elsewhere"),
 };
 
 // --- the day ------------------------------------------------------------------

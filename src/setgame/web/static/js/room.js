@@ -91,8 +91,9 @@ const STATUSES = {
   gone: N_("conn.gone"),
   bad_origin: N_("conn.bad_origin"),
   refused: N_("conn.refused"),
+  elsewhere: N_("conn.elsewhere"),
 };
-const FINAL_STATUSES = new Set(["gone", "bad_origin", "refused"]);
+const FINAL_STATUSES = new Set(["gone", "bad_origin", "refused", "elsewhere"]);
 // How far the share link reaches (the server's guess, see app.share_origin).
 const REACHES = { local: N_("room.reach.local"), lan: N_("room.reach.lan") };
 
@@ -228,6 +229,18 @@ function renderActions() {
   show("leave", seated && phase !== "match_over");
   $("#noset-label").textContent = multi ? t("room.noset") : t("room.more");
   $("#join").hidden = seated;
+  renderElsewhere();
+}
+
+// After a 4009 (the seat went to another tab) only "Play here" is offered: the other
+// buttons would send nothing on a closed socket.
+function renderElsewhere() {
+  const away = $("#conn").dataset.conn === "elsewhere";
+  if (away) {
+    for (const b of document.querySelectorAll(".actions button")) b.hidden = true;
+    $("#join").hidden = true;
+  }
+  act("play-here").hidden = !away;
 }
 
 function renderStatus() {
@@ -508,6 +521,7 @@ function bind() {
   act("no-set").addEventListener("click", () => ask("no_set"));
   act("hint").addEventListener("click", () => ask("hint"));
   act("again").addEventListener("click", () => ask("again"));
+  act("play-here").addEventListener("click", () => conn.resume());
   act("leave").addEventListener("click", () => {
     ask("leave");
     // The seat token stays: joining this match again takes the same seat back, with its
@@ -690,6 +704,10 @@ const handlers = {
     $("#conn").className = `conn ${s}`;
     $("#conn").dataset.conn = s;
     if (FINAL_STATUSES.has(s) && s !== "gone") setBanner(t(STATUSES[s]), "error", 3_600_000); // the end: said where one looks
+    if (s === "open" && $("#banner").textContent === t(STATUSES.elsewhere)) setBanner("");
+    if (state) renderActions();
+    else renderElsewhere();
+    if (s === "elsewhere") act("play-here").focus();
   },
 };
 

@@ -1,0 +1,105 @@
+"""Cards laid edge to edge: found from their neighbours.
+
+Players lay a table out in rows, often with the cards touching or overlapping a little.
+Two touching cards are one bright region, and the seam between them is a faint line,
+often broken: the finder (:mod:`setgame.photo.find`) then finds no four-sided outline of
+either. But a card found beside them tells where they lie: a card's neighbour in a row
+or a column is the card's own outline moved by one card's width or height (less what
+the two overlap). So each card found proposes its four neighbours, each moved until its
+symbols lie in its middle (the two overlap a little, or lie a little askew) and read; a
+proposal read as a card, surely, on no card found already, is a card found, and proposes
+its own neighbours in turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
+from setgame.photo.find import overlapping, paper_like, warp
+
+#: How sure a proposed neighbour's reading must be to count as a card found.
+SURE: Final = 0.7
+#: How far nearer than a card's size a neighbour is first tried (the two overlap a little).
+NEARER: Final = 0.03
+#: At most this many cards are proposed in one photo (a bound on the time it takes).
+MOST: Final = 120
+
+Quad = NDArray[Any]
+
+
+def proposals(quad: Quad, nearer: float) -> list[Quad]:
+    """The outlines of the card's four neighbours (right, below, left, above), each moved
+    ``nearer`` of a card's size towards it. ``quad`` is clockwise from the top left."""
+    q0, q1, q2, q3 = quad.astype(np.float64)
+    step = 1.0 - nearer
+    across_top, across_bottom = (q1 - q0) * step, (q2 - q3) * step
+    down_left, down_right = (q3 - q0) * step, (q2 - q1) * step
+    return [
+        np.array([q0 + across_top, q1 + across_top, q2 + across_bottom, q3 + across_bottom]),
+        np.array([q0 + down_left, q1 + down_right, q2 + down_right, q3 + down_left]),
+        np.array([q0 - across_top, q1 - across_top, q2 - across_bottom, q3 - across_bottom]),
+        np.array([q0 - down_left, q1 - down_right, q2 - down_right, q3 - down_left]),
+    ]
+
+
+def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
+         gains: NDArray[Any]) -> list[tuple[Quad, CardReading]]:  # fmt: skip
+    """``found`` (cards' outlines in ``rgb``'s pixels, upright order, and their readings)
+    with the touching neighbours found from them added (``gains``: what makes the photo's
+    light neutral, :func:`setgame.photo.find.light_gains`)."""
+    cards = list(found)
+    queue = [quad for quad, _ in found]
+    tried = 0
+    while queue and tried < MOST:
+        quad = queue.pop(0)
+        paper = border(warp(rgb, quad, SIZE))[0]
+        if not paper_like(paper, gains):
+            continue
+        for proposed in proposals(quad, NEARER):
+            tried += 1
+            placed = _place(rgb, proposed.astype(np.float32), paper, cards)
+            if placed is not None:
+                cards.append(placed)
+                queue.append(placed[0])
+    return cards
+
+
+def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
+           cards: list[tuple[Quad, CardReading]]) -> tuple[Quad, CardReading] | None:  # fmt: skip
+    """The card at a proposed place, if one is there: held to more than a card found by its
+    outline (its border all paper like the card that proposed it, not a tablecloth's
+    pattern nor the table between two cards; no ink strewn about), and moved until its
+    symbols lie in its middle (a neighbour overlaps a little, or lies a little askew: a
+    place a few pixels off cuts its symbols), then read, surely, or not at all."""
+    height, width = rgb.shape[:2]
+    for _ in range(3):
+        if not _on_photo(proposed, width, height) or any(
+                overlapping(proposed, other) for other, _ in cards):  # fmt: skip
+            return None
+        card = warp(rgb, proposed, SIZE)
+        own, even = border(card)
+        if even < 0.7 or float(np.abs(own - paper).max()) > 40:
+            return None
+        measures = measure(card)
+        if measures is None or measures["stray"] > 0.05:
+            return None
+        dx, dy = measures["dx"], measures["dy"]
+        if abs(dx) <= 3 and abs(dy) <= 3:
+            if measures["cut"]:
+                return None
+            reading = reading_of(measures)
+            return None if reading is None or reading.confidence < SURE else (proposed, reading)
+        proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
+                    + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
+    return None
+
+
+def _on_photo(quad: Quad, width: int, height: int) -> bool:
+    """Whether the outline lies within the photo (a card cut by its edge is not read)."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool(x.min() >= -2 and y.min() >= -2 and x.max() <= width + 2 and y.max() <= height + 2)
+
