@@ -70,13 +70,13 @@ database commit and a read of the room's log) never holds the loop or the databa
 while this process's own rooms play."""
 ADOPT_PAUSE: Final = 0.05
 RELAY_SECONDS: Final = 5.0
+"""How long a relayed request waits for the owner's answer."""
 HANDOVER_SECONDS: Final = RELAY_SECONDS
 """How long a process waits for a room's owner to hand the room over (room affinity)
 before it mirrors the room as without affinity. As long as a relay: an owner that answers
 late may have let the room go meanwhile, and the asker would then mirror a room nobody owns
 (its players' requests refused, ``owner_moved``, until a lease check finds it free); only an
 owner that died with the lease still held (3 s at most) makes the first socket wait it out."""
-"""How long a relayed request waits for the owner's answer."""
 REDIS_CONNECTIONS: Final = 100
 """Connections to Redis at most (besides the subscription and the publisher's own)."""
 PUBLISH_BATCH: Final = 500
@@ -502,20 +502,13 @@ class Node:
             await asyncio.sleep(0.05)  # the room is changing servers: its new owner comes
         if room.owner is None:
             raise engine.GameError("owner_moved", "this room is changing servers: retry")
-        number = next(self._ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._waiting[number] = future
-        request = {"k": "req", "id": number, "from": self.me, "room": room.id, "op": op}
-        self._send(process_channel(room.owner), request | fields)
         self.storage.metrics.relay("sent")
-        try:
-            reply = await asyncio.wait_for(future, RELAY_SECONDS)
-        except TimeoutError:
+        request = {"k": "req", "room": room.id, "op": op} | fields
+        reply = await self._ask(room.owner, request, RELAY_SECONDS)
+        if reply is None:
             raise engine.GameError(
                 "owner_unreachable", f"the server of room {room.id!r} did not answer: retry"
-            ) from None
-        finally:
-            self._waiting.pop(number, None)
+            )
         error = reply.get("error")
         if error:
             raise engine.GameError(str(error["code"]), str(error["message"]))
