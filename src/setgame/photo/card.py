@@ -11,8 +11,9 @@ the large regions of ink, their holes filled. Then:
 - shading: the depth inside the symbols at which the ink falls to half of the outline's
   is the outline's thickness; past it, how much of the ink's colour the inside holds
   (along the ink's own Lab direction): none (open), some (striped, also when the stripes
-  blur into a pale fill); where the ink never falls, an even full fill is solid and a
-  lighter or grainy one very dense stripes;
+  blur into a pale fill); where the ink never falls, a full fill is solid and a lighter
+  one, or one with fine detail beyond the noise (stripes still seen: blur weakens the
+  thin outline more than the stripes inside it), very dense stripes;
 - shape: the silhouette's convexity (a squiggle has hollows) and how much of its
   rotated bounding box it fills (a diamond half of it; an oval most of it, its corners
   empty; a rectangle, which some printings draw for the diamond, all of it, corners too);
@@ -38,6 +39,9 @@ SIZE: Final = (180, 280)
 #: The share of the card's width cut off each side before looking for symbols (the card's
 #: edge and the table beyond a loose outline).
 INSET: Final = 0.06
+#: Fine detail inside a symbol beyond the noise (against the outline's ink) above which
+#: a fill that never falls is stripes, not solid (``_ripple``).
+RIPPLE: Final = 0.058
 
 
 @dataclass(frozen=True)
@@ -117,16 +121,11 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
     strong = float(np.percentile(ink[inner > 0], 99))
     if strong < 18:
         return None  # no ink at all: a blank sheet of paper
-    threshold = max(12.0, strong * 0.3)
-    raw = ((ink > threshold) & (inner > 0)).astype(np.uint8) * 255
-    symbols: list[NDArray[Any]] = []
-    for size in (3, 7, 11):  # an outline broken by glare or blur: closed by a larger one
-        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
-        symbols = _symbols(mask)
-        if _whole(symbols):
-            break
+    raw, mask, symbols = _regions(ink, inner, strong)
     if symbols and _merged(symbols):
         raw, symbols = _split(ink, inner, strong, raw, symbols)
+    if symbols and _merged(symbols):
+        raw, symbols = _cut(mask, raw, symbols)
     if not symbols:
         return None
     areas = [cv2.contourArea(c) for c in symbols]
@@ -142,6 +141,25 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         **_fill(ink, lab, silhouette, inner),
         **_outline(kept),
     }
+
+
+def _regions(ink: NDArray[Any], inner: NDArray[Any],
+             strong: float) -> tuple[NDArray[Any], NDArray[Any], list[NDArray[Any]]]:  # fmt: skip
+    """The ink above a share of the strongest (``raw``), closed (``mask``), and the symbols'
+    outlines in it. An outline broken by glare or blur is closed by a larger kernel until
+    the symbols are whole; one that a moving camera smeared along its own length (its
+    edges across the motion keep their ink, those along it fade) by a lower threshold."""
+    first = None
+    for share in (0.3, 0.2):
+        raw = ((ink > max(12.0, strong * share)) & (inner > 0)).astype(np.uint8) * 255
+        for size in (3, 7, 11):
+            mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+            symbols = _symbols(mask)
+            if _whole(symbols):
+                return raw, mask, symbols
+            first = first or (raw, mask, symbols)
+    assert first is not None
+    return first
 
 
 def plausible(measures: dict[str, Any]) -> bool:
@@ -235,8 +253,52 @@ def _split(ink: NDArray[Any], inner: NDArray[Any], strong: float, raw: NDArray[A
         for size in (3, 7):  # open symbols' outlines, fainter, may need closing
             mask = cv2.morphologyEx(higher, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
             parted = _symbols(mask)
-            if len(parted) > 1 and _whole(parted) and not _merged(parted):
+            if len(parted) > 1 and _whole(parted) and not _merged(parted) and _spans(
+                    parted, symbols):  # fmt: skip
                 return higher, parted
+    return raw, symbols
+
+
+def _spans(parted: list[NDArray[Any]], symbols: list[NDArray[Any]]) -> bool:
+    """Whether the symbols parted (those of about the largest one's size) still reach
+    from one end of the symbols run together to the other, down the card (a higher
+    threshold may part two and lose the third, whose fainter outline breaks up)."""
+    def rows(contours: list[NDArray[Any]]) -> tuple[float, float]:
+        points = np.concatenate([c.reshape(-1, 2) for c in contours])
+        return float(points[:, 1].min()), float(points[:, 1].max())
+
+    largest = cv2.contourArea(parted[0])
+    top, bottom = rows([c for c in parted if cv2.contourArea(c) >= 0.5 * largest])
+    first, last = rows(symbols)
+    return top - first + last - bottom < 0.25 * (last - first)
+
+
+def _cut(mask: NDArray[Any], raw: NDArray[Any],
+         symbols: list[NDArray[Any]]) -> tuple[NDArray[Any], list[NDArray[Any]]]:  # fmt: skip
+    """Symbols run together that no threshold parts (open outlines that touch, a wide
+    smear) cut apart where they must meet: a card's symbols are alike and evenly spaced,
+    each about 0.41 as tall as it is long and 0.52 of its length from the next, so a
+    region as tall as k of them is cut into k equal bands, if it narrows where they meet;
+    else as they were."""
+    cut, ink = mask.copy(), raw.copy()
+    for contour in symbols:
+        x, y, w, h = cv2.boundingRect(contour)
+        ratio = h / max(w, 1)
+        count = 1 if ratio < 0.67 else 2 if ratio < 1.19 else 3
+        filled = np.zeros((h, w), np.uint8)
+        cv2.drawContours(filled, [contour], -1, 1, cv2.FILLED, offset=(-x, -y))
+        widths = filled.sum(axis=1)
+        for i in range(1, count):
+            row = round(i * h / count)
+            # symbols meet at a waist (rounded or pointed ends); a region as wide there
+            # as anywhere is one thing (a symbol's own outline taken for a card's)
+            if widths[max(row - 3, 0):row + 4].min() > 0.85 * widths.max():
+                return raw, symbols
+            cut[y + row - 1:y + row + 2, x:x + w] = 0
+            ink[y + row - 1:y + row + 2, x:x + w] = 0
+    parted = _symbols(cut)
+    if len(parted) > len(symbols) and _whole(parted) and not _merged(parted):
+        return ink, parted
     return raw, symbols
 
 
@@ -317,7 +379,8 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     rim = (depth > 0) & (depth <= 2.5)
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     if not core.any() or not rim.any() or not paper.any():
-        return {"fill": 1.0, "tint": 1.0, "grain": 0.0, "fell": float(stroke is not None)}
+        return {"fill": 1.0, "tint": 1.0, "grain": 0.0, "fell": float(stroke is not None),
+                "ripple": 0.0}
     edge = float(np.percentile(ink[rim], 90))
     base = float(np.mean(ink[paper]))
     fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
@@ -329,7 +392,45 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     tint = float((inside - white) @ span / max(float(span @ span), 1.0))
     # stripes still seen: the ink inside varies from line to line (a solid fill does not)
     grain = float(np.std(ink[core])) / max(edge - base, 1.0)
-    return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None)}
+    return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None),
+            "ripple": _ripple(ink, core, paper) / max(edge - base, 1.0)}
+
+
+def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> float:
+    """How much fine detail the inside of the symbols holds beyond the noise: the ink's
+    changes over a few pixels (the ink less its blur), their spread inside against the
+    paper's (noise, a JPEG's blocks). Stripes have it; a solid fill, a blurred edge's
+    ramp and a glare's smooth wash have none."""
+    fine = ink - cv2.GaussianBlur(ink, (0, 0), 3.0)
+    inside, noise = float(np.var(fine[core])), float(np.var(fine[paper]))
+    return math.sqrt(max(inside - noise, 0.0))
+
+
+def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> float:
+    """How much fine detail the inside of the symbols holds beyond the noise: the ink's
+    changes over a few pixels (the ink less its blur), their spread inside against the
+    paper's (noise, a JPEG's blocks). Stripes have it; a solid fill, a blurred edge's
+    ramp and a glare's smooth wash have none."""
+    fine = ink - cv2.GaussianBlur(ink, (0, 0), 3.0)
+    inside, noise = float(np.var(fine[core])), float(np.var(fine[paper]))
+    return math.sqrt(max(inside - noise, 0.0))
+
+
+def _lines(ink: NDArray[Any], core: NDArray[Any]) -> float:
+    """How strongly the ink inside the symbols changes across them more than along them:
+    stripes run across a symbol (down the card as it is read), so the ink changes from
+    column to column; noise and a JPEG's blocks change it alike both ways (root of the
+    difference of the mean squared changes, at the lag where it is largest)."""
+    best = 0.0
+    for lag in (2, 3, 4, 6):
+        across = core[:, lag:] & core[:, :-lag]
+        along = core[lag:, :] & core[:-lag, :]
+        if not across.any() or not along.any():
+            continue
+        dx = (ink[:, lag:] - ink[:, :-lag])[across]
+        dy = (ink[lag:, :] - ink[:-lag, :])[along]
+        best = max(best, float(np.mean(dx * dx)) - float(np.mean(dy * dy)))
+    return math.sqrt(best)
 
 
 def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float | None:
@@ -398,14 +499,19 @@ def _color(angle: float) -> Read:
 
 def _shading(measures: dict[str, Any]) -> Read:
     """Solid (0), striped (1) or open (2) from the ink inside the symbols: past the outline
-    (where the ink fell), none is open and some is striped; where it never fell, a full even
-    fill is solid and a lighter or grainy one is very dense stripes."""
+    (where the ink fell), none is open and some is striped; where it never fell, a full
+    fill without fine detail is solid and a lighter or a rippled one is very dense
+    stripes."""
     tint = measures["tint"]
     if not measures["fell"]:
-        score = tint - measures["grain"]
-        if score >= 0.72:
-            return 0, _sure(score - 0.72, 0.1), 1
-        return 1, _sure(0.72 - score, 0.1), 0
+        # a blurred outline is weaker than the fill it holds, so a striped symbol's
+        # inside can look as strong as a solid one's: stripes still seen (fine detail
+        # beyond the noise) are striped whatever the tint; a glare's smooth wash over a
+        # solid fill is no stripes
+        score = min(tint - 0.72, 2.0 * (RIPPLE - measures["ripple"]))
+        if score >= 0:
+            return 0, _sure(score, 0.1), 1
+        return 1, _sure(-score, 0.1), 0
     stripes = tint + 0.5 * measures["grain"]  # a pale fill, or lines still seen
     if stripes <= 0.12:
         return 2, _sure(0.12 - stripes, 0.04), 1
