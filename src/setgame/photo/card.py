@@ -406,33 +406,6 @@ def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> float
     return math.sqrt(max(inside - noise, 0.0))
 
 
-def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> float:
-    """How much fine detail the inside of the symbols holds beyond the noise: the ink's
-    changes over a few pixels (the ink less its blur), their spread inside against the
-    paper's (noise, a JPEG's blocks). Stripes have it; a solid fill, a blurred edge's
-    ramp and a glare's smooth wash have none."""
-    fine = ink - cv2.GaussianBlur(ink, (0, 0), 3.0)
-    inside, noise = float(np.var(fine[core])), float(np.var(fine[paper]))
-    return math.sqrt(max(inside - noise, 0.0))
-
-
-def _lines(ink: NDArray[Any], core: NDArray[Any]) -> float:
-    """How strongly the ink inside the symbols changes across them more than along them:
-    stripes run across a symbol (down the card as it is read), so the ink changes from
-    column to column; noise and a JPEG's blocks change it alike both ways (root of the
-    difference of the mean squared changes, at the lag where it is largest)."""
-    best = 0.0
-    for lag in (2, 3, 4, 6):
-        across = core[:, lag:] & core[:, :-lag]
-        along = core[lag:, :] & core[:-lag, :]
-        if not across.any() or not along.any():
-            continue
-        dx = (ink[:, lag:] - ink[:, :-lag])[across]
-        dy = (ink[lag:, :] - ink[:-lag, :])[along]
-        best = max(best, float(np.mean(dx * dx)) - float(np.mean(dy * dy)))
-    return math.sqrt(best)
-
-
 def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float | None:
     """How thick the symbols' outline is (pixels): the depth inside the silhouette at which
     the ink first falls below half of the outline's; None when it never does (a solid
