@@ -39,9 +39,10 @@ SIZE: Final = (180, 280)
 #: The share of the card's width cut off each side before looking for symbols (the card's
 #: edge and the table beyond a loose outline).
 INSET: Final = 0.06
-#: Fine detail inside a symbol beyond the noise (against the outline's ink) above which
-#: a fill that never falls is stripes, not solid (``_ripple``).
-RIPPLE: Final = 0.058
+#: Fine detail inside a symbol beyond the noise (against the outline's ink: its root mean
+#: square and its typical size, :func:`_ripple`) above both of which a fill that never
+#: falls is stripes, not solid.
+RIPPLE: Final = (0.058, 0.03)
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,8 @@ def _regions(ink: NDArray[Any], inner: NDArray[Any],
         for size in (3, 7, 11):
             mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
             symbols = _symbols(mask)
-            if _whole(symbols):
+            # the lower threshold runs symbols together more: only parted ones are taken
+            if _whole(symbols) and (share == 0.3 or not _merged(symbols)):
                 return raw, mask, symbols
             first = first or (raw, mask, symbols)
     assert first is not None
@@ -380,7 +382,7 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     if not core.any() or not rim.any() or not paper.any():
         return {"fill": 1.0, "tint": 1.0, "grain": 0.0, "fell": float(stroke is not None),
-                "ripple": 0.0}
+                "ripple": 0.0, "ripple_typical": 0.0}
     edge = float(np.percentile(ink[rim], 90))
     base = float(np.mean(ink[paper]))
     fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
@@ -393,18 +395,27 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     # stripes still seen: the ink inside varies from line to line (a solid fill does not)
     grain = float(np.std(ink[core])) / max(edge - base, 1.0)
     return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None),
-            "ripple": _ripple(ink, core, paper) / max(edge - base, 1.0)}
+            **_rippled(ink, core, paper, max(edge - base, 1.0))}
 
 
-def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> float:
+def _rippled(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any],
+             scale: float) -> dict[str, float]:  # fmt: skip
+    """``ripple`` and ``ripple_typical`` (:func:`_ripple`) against the outline's ink."""
+    spread, typical = _ripple(ink, core, paper)
+    return {"ripple": spread / scale, "ripple_typical": typical / scale}
+
+
+def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> tuple[float, float]:
     """How much fine detail the inside of the symbols holds beyond the noise: the ink's
-    changes over a few pixels (the ink less its blur), their spread inside against the
-    paper's (noise, a JPEG's blocks). Stripes have it; a solid fill, a blurred edge's
-    ramp and a glare's smooth wash have none."""
+    changes over a few pixels (the ink less its blur), their mean square inside less the
+    paper's (noise, a JPEG's blocks), and the same by the medians (stripes are everywhere
+    inside; a shadow's edge across a symbol is a line of it). Stripes have both; a solid
+    fill, a blurred edge's ramp and a glare's smooth wash have neither."""
     fine = ink - cv2.GaussianBlur(ink, (0, 0), 3.0)
-    inside, noise = float(np.var(fine[core])), float(np.var(fine[paper]))
-    return math.sqrt(max(inside - noise, 0.0))
-
+    fine = np.square(fine)
+    spread = float(np.mean(fine[core])) - float(np.mean(fine[paper]))
+    typical = float(np.median(fine[core])) - float(np.median(fine[paper]))
+    return math.sqrt(max(spread, 0.0)), math.sqrt(max(typical, 0.0))
 
 def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float | None:
     """How thick the symbols' outline is (pixels): the depth inside the silhouette at which
@@ -481,7 +492,8 @@ def _shading(measures: dict[str, Any]) -> Read:
         # inside can look as strong as a solid one's: stripes still seen (fine detail
         # beyond the noise) are striped whatever the tint; a glare's smooth wash over a
         # solid fill is no stripes
-        score = min(tint - 0.72, 2.0 * (RIPPLE - measures["ripple"]))
+        seen = min(measures["ripple"] - RIPPLE[0], 2.0 * (measures["ripple_typical"] - RIPPLE[1]))
+        score = min(tint - 0.72, -2.0 * seen)
         if score >= 0:
             return 0, _sure(score, 0.1), 1
         return 1, _sure(-score, 0.1), 0
