@@ -382,7 +382,7 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
     if not core.any() or not rim.any() or not paper.any():
         return {"fill": 1.0, "tint": 1.0, "grain": 0.0, "fell": float(stroke is not None),
-                "ripple": 0.0, "ripple_typical": 0.0}
+                "ripple": 0.0, "ripple_typical": 0.0, "peak": 1.0}
     edge = float(np.percentile(ink[rim], 90))
     base = float(np.mean(ink[paper]))
     fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
@@ -395,7 +395,15 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     # stripes still seen: the ink inside varies from line to line (a solid fill does not)
     grain = float(np.std(ink[core])) / max(edge - base, 1.0)
     return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None),
-            **_rippled(ink, core, paper, max(edge - base, 1.0))}
+            **_rippled(ink, core, paper, max(edge - base, 1.0)),
+            "peak": _peak(ink, core, base) / max(edge - base, 1.0)}
+
+
+def _peak(ink: NDArray[Any], core: NDArray[Any], base: float) -> float:
+    """The ink of the fullest part of the symbols' inside (its 90th percentile, smoothed
+    over a few pixels: stripes average out), above the paper's: a glare that washes out
+    part of a solid fill leaves the rest of it full."""
+    return float(np.percentile(cv2.GaussianBlur(ink, (0, 0), 4.0)[core], 90)) - base
 
 
 def _rippled(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any],
@@ -493,7 +501,9 @@ def _shading(measures: dict[str, Any]) -> Read:
         # beyond the noise) are striped whatever the tint; a glare's smooth wash over a
         # solid fill is no stripes
         seen = min(measures["ripple"] - RIPPLE[0], 2.0 * (measures["ripple_typical"] - RIPPLE[1]))
-        score = min(tint - 0.72, -2.0 * seen)
+        # a glare washes out part of a solid fill: the rest of it is still full
+        full = max(tint, measures["peak"] - 0.1)
+        score = min(full - 0.72, -2.0 * seen)
         if score >= 0:
             return 0, _sure(score, 0.1), 1
         return 1, _sure(-score, 0.1), 0
