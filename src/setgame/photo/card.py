@@ -43,6 +43,10 @@ INSET: Final = 0.06
 #: square and its typical size, :func:`_ripple`) above both of which a fill that never
 #: falls is stripes, not solid.
 RIPPLE: Final = (0.058, 0.03)
+#: How sure a reading of symbols that are never whole (pieces of outline) or still run
+#: together is at most: below
+#: what a card proposed beside another must reach (:data:`setgame.photo.grid.SURE`).
+BROKEN: Final = 0.6
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,8 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
     return {
         "areas": [a / areas[0] for a in areas],
         "count": len(alike),
+        # symbols never whole, or still run together, are not read surely
+        "whole": _whole(kept) and not _merged(kept),
         **_layout(kept, raw, silhouette, inner),
         **_hue(lab, ink, silhouette),
         **_fill(ink, lab, silhouette, inner),
@@ -189,8 +195,13 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
         return None
     n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),
                   _shape(measures))  # fmt: skip
-    return CardReading(n[0], c[0], s[0], h[0], (n[1], c[1], s[1], h[1]),
-                       (n[2], c[2], s[2], h[2]), not measures["cut"])  # fmt: skip
+    # symbols never whole (an open outline cut by a loose outline's side, or broken by
+    # glare or blur) read as pieces of line, and symbols still run together (or a card
+    # read sideways, its symbols standing side by side) as one: nothing about them is sure
+    most = 1.0 if measures["whole"] else BROKEN
+    sureness = (min(n[1], most), min(c[1], most), min(s[1], most), min(h[1], most))
+    return CardReading(n[0], c[0], s[0], h[0], sureness, (n[2], c[2], s[2], h[2]),
+                       not measures["cut"])  # fmt: skip
 
 
 def _ring() -> NDArray[Any]:
