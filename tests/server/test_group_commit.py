@@ -129,36 +129,3 @@ async def test_a_duplicate_in_a_group_fails_alone(database: str) -> None:
         assert [await versions(database, g) for _, g in made] == [[1], [1], [1]]
     finally:
         await storage.close()
-
-
-async def test_a_group_commits_while_another_waits_and_other_writes_keep_their_order(
-    database: str,
-) -> None:
-    """Two groups of actions are in flight at once (``APPEND_LANES``): while one waits on a
-    row lock, another room's action queued after it is committed and acknowledged beside
-    it. A write of another kind (a new game) queued behind them waits for both, since
-    queued writes always committed in the order they came."""
-    import asyncpg
-
-    storage = Storage(database)
-    await storage.open()
-    blocker = await asyncpg.connect(database.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        (held, held_game), (free, free_game) = await rooms_of(storage, 2)
-        lock = blocker.transaction()
-        await lock.start()
-        await blocker.execute("SELECT * FROM room_owners WHERE room = $1 FOR UPDATE", held)
-        first = asyncio.create_task(storage.append(held_game, 1, 0.1, tick(1), room=held))
-        await asyncio.sleep(0.3)  # its group sent, waiting on the lock
-        await asyncio.wait_for(storage.append(free_game, 1, 0.1, tick(1), room=free), 10)
-        assert await versions(database, free_game) == [1]
-        assert not first.done() and await versions(database, held_game) == []
-        later = asyncio.create_task(storage.create_game("g-later", free, 8, {"mode": "multi"}))
-        await asyncio.sleep(0.3)
-        assert not later.done()  # behind the group still in flight
-        await lock.commit()
-        await asyncio.wait_for(asyncio.gather(first, later), 10)
-        assert await versions(database, held_game) == [1]
-    finally:
-        await blocker.close()
-        await storage.close()

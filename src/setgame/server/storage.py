@@ -233,11 +233,6 @@ _PREPARED: Final = frozenset(
 )
 """The statements :class:`SqliteWriter` compiles once (by identity: they live as long as
 the module)."""
-APPEND_LANES: Final = 2
-"""PostgreSQL: groups of actions committing at once, each on a connection of its own. A
-group sent while another waits for its WAL flush is executed meanwhile, and its own flush
-begins as soon as that one ends (PostgreSQL flushes its WAL one at a time, each flush taking
-every record written before it, so a third lane would only wait behind the second)."""
 CHECKPOINT_SECONDS: Final = 2.0
 """SQLite: how often a background connection moves the WAL into the database file, so
 that the writer never pays for a checkpoint inside a commit."""
@@ -266,13 +261,8 @@ class Storage:
         if self.path is not None:
             self._writer_db = SqliteWriter(str(self.path))
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
-        # PostgreSQL: the rooms' actions go in one statement per group (pgappend.py), on
-        # one of APPEND_LANES connections; a lane is free while it is in this queue
-        self._lanes: asyncio.Queue[PgAppender] = asyncio.Queue()
-        self._appenders = [] if self.sqlite else [PgAppender(self.url) for _ in range(APPEND_LANES)]
-        for appender in self._appenders:
-            self._lanes.put_nowait(appender)
-        self._in_flight: set[asyncio.Task[None]] = set()
+        # PostgreSQL: the rooms' actions go in one statement per group (pgappend.py)
+        self._appender = None if self.sqlite else PgAppender(self.url)
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
@@ -381,8 +371,8 @@ class Storage:
                         await task
             self._writer = self._checkpointer = None
         await self.engine.dispose()
-        for appender in self._appenders:
-            await appender.close()
+        if self._appender is not None:
+            await self._appender.close()
         if self._writer_db is not None:
             self._writer_db.close()
 
@@ -398,56 +388,26 @@ class Storage:
         await future
 
     async def _write_loop(self) -> None:
-        if not self._appenders:  # SQLite: one commit at a time, on the event loop
-            while True:
-                batch = await self._next_batch()
-                await self._commit_done(batch, None)
         while True:
-            first = await self._queue.get()
-            lane = await self._lanes.get()  # what queues meanwhile joins this group
-            batch = await self._next_batch(first)
-            if all(job.append is not None for job in batch):
-                task = asyncio.create_task(self._commit_done(batch, lane), name="append-lane")
-                self._in_flight.add(task)
-                task.add_done_callback(self._in_flight.discard)
-                continue
-            # Other writes (seats, chat, new games...) wait for every group in flight and
-            # hold the next: a write queued after another commits after it, as it always did.
-            held = [lane] + [await self._lanes.get() for _ in self._appenders[1:]]
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                await self._commit_done(batch, lane)
+                await self._commit(batch)
             finally:
-                for other in held[1:]:
-                    self._lanes.put_nowait(other)
+                for _ in batch:
+                    self._queue.task_done()
 
-    async def _next_batch(self, first: Job | None = None) -> list[Job]:
-        batch = [first if first is not None else await self._queue.get()]
-        while not self._queue.empty():
-            batch.append(self._queue.get_nowait())
-        return batch
-
-    async def _commit_done(self, batch: list[Job], lane: PgAppender | None) -> None:
-        """Commit ``batch`` (on ``lane``, PostgreSQL), then free the lane and mark its jobs
-        done (what :meth:`close` waits for)."""
-        try:
-            await self._commit(batch, lane)
-        finally:
-            if lane is not None:
-                self._lanes.put_nowait(lane)
-            for _ in batch:
-                self._queue.task_done()
-
-    async def _commit(self, batch: list[Job], lane: PgAppender | None) -> None:
+    async def _commit(self, batch: list[Job]) -> None:
         """The commit point: everything queued since the last commit, committed together
         (each job acknowledged, its future resolved, only after its own commit returned).
-        On PostgreSQL the rooms' actions go in one statement on ``lane``, the other writes
-        in one transaction beside it."""
+        On PostgreSQL the rooms' actions go in one statement, the other writes in one
+        transaction beside it."""
         begun = time.perf_counter()
-        appends = [j for j in batch if j.append is not None] if lane else []
+        appends = [j for j in batch if j.append is not None] if self._appender else []
         others = [j for j in batch if j.append is None] if appends else batch
         if appends:
-            assert lane is not None
-            await self._commit_appends(appends, lane)
+            await self._commit_appends(appends)
         if others:
             await self._commit_group(others)
         took = time.perf_counter() - begun
@@ -465,13 +425,14 @@ class Storage:
         for job in batch:
             _resolve(job.future)
 
-    async def _commit_appends(self, batch: list[Job], lane: PgAppender) -> None:
+    async def _commit_appends(self, batch: list[Job]) -> None:
         """PostgreSQL: the actions of ``batch`` in one statement (``pgappend.py``); a room
         whose fencing guard matched nothing fails alone (:class:`Fenced`), and any failure
         of the statement (nothing of it written) sends each job through its own
         transaction, as a failed group commit does."""
+        assert self._appender is not None
         try:
-            written = await lane.write([j.append for j in batch if j.append])
+            written = await self._appender.write([j.append for j in batch if j.append])
         except Exception as exc:
             log.warning("group of %d actions not written (%s): one by one", len(batch), exc)
             await self._commit_one_by_one(batch)
