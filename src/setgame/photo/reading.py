@@ -106,9 +106,9 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         upright,
         warp,
     )
-    from setgame.photo.grid import grow
+    from setgame.photo.grid import grow, split_blocks
 
-    found, search_scale = candidates(rgb)
+    found, blocks, search_scale = candidates(rgb)
     gains = light_gains(rgb[::8, ::8])
     read: list[tuple[Any, CardReading]] = []
     plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
@@ -138,7 +138,12 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
     kept = _of_a_cards_size(kept)
+    kept = _unions_cut(rgb, kept, gains)
     kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
+    # blocks of cards with no seam seen, none of them found so far: cut into rows and columns
+    grown = split_blocks(rgb, [quad * search_scale for quad in blocks], kept, gains)
+    if len(grown) > len(kept):
+        kept = grow(rgb, grown, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
@@ -155,6 +160,28 @@ def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, Car
     areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
     typical = sorted(areas)[len(areas) // 2]
     return [pair for pair, area in zip(kept, areas, strict=True) if area >= 0.2 * typical]
+
+
+def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
+                gains: NDArray[Any]) -> list[tuple[Any, CardReading]]:  # fmt: skip
+    """The readings with an outline of 1.35 times the middle size or more (with three or
+    more read) replaced by the cards it holds, when cutting it into rows and columns reads
+    two or more (two cards edge to edge whose seam no mask saw, read as one card)."""
+    import cv2
+
+    from setgame.photo.grid import split_blocks
+
+    if len(kept) < 3:
+        return kept
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
+    typical = sorted(areas)[len(areas) // 2]
+    for pair, area in zip(list(kept), areas, strict=True):
+        if area >= 1.6 * typical:
+            others = [other for other in kept if other is not pair]
+            parts = split_blocks(rgb, [pair[0]], others, gains)
+            if len(parts) >= len(others) + 2:
+                kept = [other for other in kept if other is not pair] + parts[len(others):]
+    return kept
 
 
 def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
