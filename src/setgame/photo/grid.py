@@ -103,7 +103,7 @@ def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
     result = []
     for _, across, down in sorted(ways):
         cells = []
-        for i, j in sorted({(0, 0), (across - 1, 0), (across - 1, down - 1), (0, down - 1)}):
+        for i, j in {(0, 0), (across - 1, 0), (across - 1, down - 1), (0, down - 1)}:
             square = (unit + np.array([i, j], np.float32)) / np.array([across, down], np.float32)
             cell = cv2.perspectiveTransform(square.reshape(-1, 1, 2).astype(np.float32), matrix)
             cells.append(upright(cell.reshape(4, 2)))
@@ -152,17 +152,18 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
            cards: list[tuple[Quad, CardReading]]) -> tuple[Quad, CardReading] | None:  # fmt: skip
     """The card at a proposed place, if one is there: held to more than a card found by its
     outline (its border all paper like the card that proposed it, not a tablecloth's
-    pattern nor the table between two cards; no ink strewn about), and moved until its
+    pattern nor the table between two cards; no ink strewn about; no seam across its
+    middle: halves of two cards), and moved until its
     symbols lie in its middle (a neighbour overlaps a little, or lies a little askew: a
     place a few pixels off cuts its symbols), then read, surely, or not at all."""
     height, width = rgb.shape[:2]
-    for _ in range(3):
+    for _ in range(4):
         if not _on_photo(proposed, width, height) or any(
                 overlapping(proposed, other) for other, _ in cards):  # fmt: skip
             return None
         card = warp(rgb, proposed, SIZE)
         own, even = border(card)
-        if even < 0.7 or float(np.abs(own - paper).max()) > 40:
+        if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
             return None
         measures = measure(card)
         if measures is None or measures["stray"] > 0.05:
@@ -176,6 +177,41 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
         proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
                     + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
     return None
+
+
+#: A seam is a line of paper-to-paper edge this many times stronger than the card's median
+#: (and at least this many grey levels a pixel, Sobel's).
+SEAM: Final = (5.0, 5.0)
+#: How near a side (share of the card's width or height) a seam may lie: the edge of a
+#: neighbour overlapping it a little.
+NEAR_SIDE: Final = 0.2
+
+
+def crossed(card: NDArray[Any]) -> bool:
+    """Whether a seam runs across the middle of ``card`` (at :data:`SIZE`) along its rows or
+    columns: a straight line of brightness step or shadow over the paper, with paper on
+    both sides (a symbol's edge has ink on one): the outline holds halves of two cards."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_RGB2GRAY).astype(np.float32),
+                            (0, 0), 1.5)  # fmt: skip
+    lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    ink = ((chroma > 20) | (grey < 0.75 * np.percentile(grey, 90))).astype(np.uint8)
+    paper = cv2.dilate(ink, np.ones((9, 9), np.uint8)) == 0
+    for axis, gradient in ((0, cv2.Sobel(grey, cv2.CV_32F, 1, 0)),
+                           (1, cv2.Sobel(grey, cv2.CV_32F, 0, 1))):  # fmt: skip
+        counts = paper.sum(axis=axis)  # per column (axis 0) or row (axis 1)
+        profile = np.where(counts > 0.5 * paper.shape[axis],
+                           (np.abs(gradient) * paper).sum(axis=axis) / np.maximum(counts, 1),
+                           0.0)  # fmt: skip
+        if not (profile > 0).any():
+            continue
+        # a seam is a few pixels wide (blurred); a symbol's edge past the ink's margin, one
+        profile = np.convolve(profile, np.ones(5) / 5, mode="same")
+        floor = max(SEAM[0] * float(np.median(profile[profile > 0])), SEAM[1])
+        near = round(NEAR_SIDE * len(profile))
+        if (profile[near:len(profile) - near] > floor).any():
+            return True
+    return False
 
 
 def _on_photo(quad: Quad, width: int, height: int) -> bool:

@@ -164,9 +164,10 @@ def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, Car
 
 def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
                 gains: NDArray[Any]) -> list[tuple[Any, CardReading]]:  # fmt: skip
-    """The readings with an outline of 1.35 times the middle size or more (with three or
+    """The readings with an outline of 1.6 times the middle size or more (with three or
     more read) replaced by the cards it holds, when cutting it into rows and columns reads
-    two or more (two cards edge to edge whose seam no mask saw, read as one card)."""
+    two or more holding as many symbols as it, or its symbols run into its ends (two or
+    three cards edge to edge whose seams no mask saw, read as one card)."""
     import cv2
 
     from setgame.photo.grid import split_blocks
@@ -176,11 +177,18 @@ def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
     areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
     typical = sorted(areas)[len(areas) // 2]
     for pair, area in zip(list(kept), areas, strict=True):
-        if area >= 1.6 * typical:
-            others = [other for other in kept if other is not pair]
-            parts = split_blocks(rgb, [pair[0]], others, gains)
-            if len(parts) >= len(others) + 2:
-                kept = [other for other in kept if other is not pair] + parts[len(others):]
+        if area < 1.6 * typical:
+            continue
+        others = [other for other in kept if other is not pair]
+        parts = split_blocks(rgb, [pair[0]], others, gains)[len(others):]
+        # the parts hold the symbols the outline held: a large card (the nearest of a phone
+        # held at a slant) cut in two would count a symbol's halves twice
+        # the parts hold the symbols the outline held, or its symbols run into its ends
+        # (no whole card's): a large card (the nearest of a phone held at a slant) cut in
+        # two would count a symbol's halves twice
+        symbols = sum(part.number + 1 for _, part in parts)
+        if len(parts) >= 2 and (symbols == pair[1].number + 1 or not pair[1].whole):
+            kept = others + parts
     return kept
 
 
