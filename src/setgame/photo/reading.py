@@ -150,16 +150,20 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
 
 
 def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
-    """The readings without those of outlines under a fifth of the middle size read (with
-    three or more read): the cards of one table differ in size by perspective alone, a few
-    times at most; a speck read as a card is far smaller."""
+    """The readings without those of outlines under a quarter of the middle size read, or
+    under 0.4 of it and read unsurely (below 0.6; with three or more read): the cards of
+    one table differ in size by perspective alone, a few times at most; a speck read as a
+    card is far smaller, and a cloth's blossom or stripe read as a card is smaller and
+    unsure (its "symbols" are no card's)."""
     import cv2
 
     if len(kept) < 3:
         return kept
     areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
     typical = sorted(areas)[len(areas) // 2]
-    return [pair for pair, area in zip(kept, areas, strict=True) if area >= 0.2 * typical]
+    return [(quad, reading) for (quad, reading), area in zip(kept, areas, strict=True)
+            if area >= 0.25 * typical
+            and (area >= 0.4 * typical or reading.confidence >= 0.6)]  # fmt: skip
 
 
 def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
