@@ -8,6 +8,7 @@ on an error or Ctrl-C. :class:`Missing` says that the machine lacks the server.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Final
 
 
 class Missing(RuntimeError):
@@ -137,6 +139,21 @@ class _Postgres(Server):
         self.proc = None
 
 
+PG_SETTINGS: Final = "SETGAME_BENCH_PG_SETTINGS"
+"""Settings for the throwaway PostgreSQL, space-separated ``name=value`` (``fsync=off``): for
+a diagnosis only, such as what the PostgreSQL path costs without its WAL flush
+(docs/benchmarks.md); the figures of record run with PostgreSQL's defaults."""
+
+
+def settings() -> list[str]:
+    """:data:`PG_SETTINGS` as PostgreSQL ``-c`` options (each checked to be ``name=value``)."""
+    found = os.environ.get(PG_SETTINGS, "").split()
+    bad = [s for s in found if not re.fullmatch(r"[a-z_]+=[\w.-]+", s)]
+    if bad:
+        raise SystemExit(f"{PG_SETTINGS}: not name=value: {bad[0]!r}")
+    return found
+
+
 @contextmanager
 def postgres() -> Iterator[str]:
     """``postgresql+asyncpg://...`` of a fresh cluster on loopback (raises :class:`Missing`)."""
@@ -163,6 +180,7 @@ def postgres_server() -> Iterator[Server]:
         subprocess.run(_as_postgres(init), check=True, capture_output=True)
         port = free_port()
         command = [program, "-D", str(data), "-p", str(port), "-h", "127.0.0.1", "-k", str(data)]
+        command += [f"-c{setting}" for setting in settings()]
         url = f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
         server = _Postgres(_as_postgres(command), port, url, base / "pg.log")
         try:

@@ -268,3 +268,29 @@ def test_the_header_marks_the_page_one_is_on(live_server: str, new_page: Any) ->
         expect(current).to_have_attribute("href", link)
     page.goto(live_server + "/")
     expect(page.locator("header.top nav > a[aria-current]")).to_have_count(0)
+
+
+def test_a_phone_header_fades_where_more_links_lie_and_shows_the_current_one(
+    live_server: str, new_page: Any
+) -> None:
+    """On a phone the header's links are one row that scrolls sideways: a fade on the side
+    where more lie (``data-more``) says so, and the current page's link is scrolled into
+    sight. On a wide screen nothing scrolls and nothing fades."""
+    page = new_page(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    nav = page.locator("header.top nav")
+    page.goto(live_server + "/")
+    expect(nav).to_have_attribute("data-more", "right")
+    assert nav.evaluate("n => getComputedStyle(n).maskImage") != "none"
+    nav.evaluate("n => { n.scrollLeft = n.scrollWidth; }")
+    expect(nav).to_have_attribute("data-more", "left")
+    nav.evaluate("n => { n.scrollLeft = n.scrollWidth / 3; }")
+    expect(nav).to_have_attribute("data-more", "both")
+    page.goto(live_server + "/account")  # the last link: scrolled to it
+    current = page.locator('header.top nav > a[aria-current="page"]')
+    box, row = current.bounding_box(), nav.bounding_box()
+    assert box is not None and row is not None
+    assert row["x"] <= box["x"] and box["x"] + box["width"] <= row["x"] + row["width"] + 1
+    wide = new_page(viewport={"width": 1366, "height": 768})
+    wide.goto(live_server + "/")
+    expect(wide.locator("header.top nav")).not_to_have_attribute("data-more", re.compile(".*"))
+    assert wide.locator("header.top nav").evaluate("n => getComputedStyle(n).maskImage") == "none"

@@ -10,12 +10,14 @@ import asyncio
 from pathlib import Path
 
 import httpx
+import pytest
 
 from server.test_cluster import cluster_db, lease_of, stored_log  # noqa: F401 (a fixture)
 from server.test_cluster_caps import counted, two
 from server.test_restart import close_all, synced, take_a_set
 from setgame.server.client import Client
 from setgame.server.cluster.quota import QUOTA_MS
+from setgame.server.limits import LimitError, Limits
 
 AFFINITY = {"SETGAME_ROOM_AFFINITY": "1", "SETGAME_ROOMS_PER_CLIENT": "1"}
 
@@ -94,3 +96,14 @@ async def test_a_room_someone_is_connected_to_stays_with_its_owner(
             assert await lease_of(redis_url, room) == owner
         finally:
             await close_all([ann, bob])
+
+
+def test_the_affinity_setting_reads_yes_or_no_and_refuses_anything_else() -> None:
+    """``SETGAME_ROOM_AFFINITY`` is a yes/no setting (off unless asked for); another value
+    is refused with an error that names the setting and quotes the value."""
+    assert Limits.from_env({}).room_affinity is False
+    assert Limits.from_env({"SETGAME_ROOM_AFFINITY": "1"}).room_affinity is True
+    assert Limits.from_env({"SETGAME_ROOM_AFFINITY": "off"}).room_affinity is False
+    with pytest.raises(LimitError, match="SETGAME_ROOM_AFFINITY must be true or false") as caught:
+        Limits.from_env({"SETGAME_ROOM_AFFINITY": "hash-it"})
+    assert "hash-it" in str(caught.value)

@@ -11,7 +11,7 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -19,7 +19,7 @@ import msgspec
 
 from setgame.rules.game import GameError
 from setgame.server import protocol as p
-from setgame.server.limits import LimitError, _parse
+from setgame.server.limits import LimitError, read_fields
 from setgame.server.registry import _check_settings
 
 MAX_SCHEDULE: Final = 20
@@ -140,12 +140,7 @@ class ArenaLimits:
         ``SETGAME_ARENAS_PER_ACCOUNT``, ``SETGAME_ARENAS_PER_CLIENT``); :class:`LimitError`
         quoting a bad one."""
         env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            key = env_name(f.name)
-            if key in env:
-                values[f.name] = _parse(key, env[key], f.default, f.metadata)
-        return cls(**values)
+        return cls(**read_fields(cls, env, env_name))
 
     def scaled(self, seconds: float) -> float:
         return seconds * self.time_scale

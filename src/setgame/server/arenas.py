@@ -38,7 +38,7 @@ from setgame.server import arena_settings as cfg
 from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
 from setgame.server.registry import RoomLimit, Rooms
-from setgame.server.rooms import Connection, Room, stored_game
+from setgame.server.rooms import Connection, Room, replayed
 from setgame.server.storage import OUTAGES, Storage, Write
 
 log = logging.getLogger(__name__)
@@ -602,13 +602,8 @@ def _standing(game: ArenaGame, played: engine.Game | None) -> tuple[dict[str, in
 
 async def stored_play(storage: Storage, gid: str) -> engine.Game | None:
     """Game ``gid`` as its stored actions make it (None: not stored, or deleted)."""
-    row = await storage.game(gid)
-    if row is None:
-        return None
-    played = stored_game(row)
-    for action in await storage.actions(gid):
-        played.apply(played.parse_action(action.action))
-    return played
+    found = await replayed(storage, gid)
+    return None if found is None else found[1]
 
 
 def _entry_values(entry: Entry) -> dict[str, Any]:

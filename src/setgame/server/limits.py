@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, TypeVar
 
@@ -306,12 +306,21 @@ class Limits:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by every ``SETGAME_<NAME>`` variable present in ``env``."""
         env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            key = ENV_PREFIX + f.name.upper()
-            if key in env:
-                values[f.name] = _parse(key, env[key], f.default, f.metadata)
-        return cls(**values)
+        return cls(**read_fields(cls, env, lambda name: ENV_PREFIX + name.upper()))
+
+
+def read_fields(
+    settings: type[Any], env: Mapping[str, str], env_name: Callable[[str], str]
+) -> dict[str, Any]:
+    """The fields of the dataclass ``settings`` given in ``env`` (field ``f`` under
+    ``env_name(f)``), each parsed to its default's type and checked against its metadata;
+    :class:`LimitError` quoting the first bad one. Shared by every settings class."""
+    values: dict[str, Any] = {}
+    for f in fields(settings):
+        key = env_name(f.name)
+        if key in env:
+            values[f.name] = _parse(key, env[key], f.default, f.metadata)
+    return values
 
 
 def limits_from_env(

@@ -63,7 +63,7 @@ from setgame.server.puzzle import (
     utc_now,
 )
 from setgame.server.registry import Rooms
-from setgame.server.rooms import Room, stored_game
+from setgame.server.rooms import Room, replayed
 from setgame.server.storage import Storage, StorageError, Write, games
 
 log = logging.getLogger(__name__)
@@ -408,12 +408,10 @@ class RatingKeeper:
         return done
 
     async def _stored_outcome(self, game_id: str, room_id: str) -> Outcome | SoloResult | None:
-        row = await self.storage.game(game_id)
-        if row is None:
+        found = await replayed(self.storage, game_id)  # under the rules it was played with
+        if found is None:
             return None
-        game = stored_game(row)  # under the rules it was played with
-        for action in await self.storage.actions(game_id):
-            game.apply(game.parse_action(action.action))
+        row, game = found
         if game.settings.mode == "solo":
             return _solo(game, game_id, room_id)
         bots = {seat.player: seat.bot_level for seat in await self.storage.seats(room_id)}

@@ -857,6 +857,18 @@ def stored_game(row: GameRow) -> engine.Game:
     return engine.Game(settings, row.seed, row.rules)
 
 
+async def replayed(storage: Storage, gid: str) -> tuple[GameRow, engine.Game] | None:
+    """Game ``gid``'s row and the game its stored actions make (None: not stored, or
+    deleted): how a game played elsewhere or before a restart is scored."""
+    row = await storage.game(gid)
+    if row is None:
+        return None
+    game = stored_game(row)
+    for action in await storage.actions(gid):
+        game.apply(game.parse_action(action.action))
+    return row, game
+
+
 def _last_at(rows: Iterable[ActionRow]) -> float:
     return max((row.at for row in rows), default=0.0)
 

@@ -249,6 +249,9 @@ class Node:
         them over without waiting for the leases to run out."""
         with contextlib.suppress(Exception):
             await self.client.hdel(LISTED_KEY, self.me)
+        for task in self._tasks:  # no renewal of a lease let go below ("lost the lease")
+            if task.get_name() == "cluster-watch":
+                task.cancel()
         for rid, room in list(self.rooms.rooms.items()):
             if isinstance(room, OwnedRoom):
                 try:

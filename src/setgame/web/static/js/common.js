@@ -255,6 +255,7 @@ function buildHeader() {
   const header = document.querySelector("header.top");
   if (!header) return;
   markCurrent(header);
+  hintScroll(header.querySelector("nav"));
   const select = header.querySelector("select[name=lang]");
   for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
   select.addEventListener("change", () => chooseLanguage(select.value));
@@ -281,6 +282,26 @@ function markCurrent(header) {
     const to = link.getAttribute("href");
     if (here === to || here.startsWith(`${to}/`)) link.setAttribute("aria-current", "page");
   }
+}
+
+// On a phone the header's links scroll sideways (app.css): data-more says on which side more
+// of them lies, which the CSS fades, so that a cut-off row reads as one that scrolls. The
+// current page's link is scrolled into sight first.
+function hintScroll(nav) {
+  const update = () => {
+    const left = nav.scrollLeft > 1;
+    const right = nav.scrollLeft + nav.clientWidth < nav.scrollWidth - 1;
+    const more = left && right ? "both" : left ? "left" : right ? "right" : "";
+    if (more) nav.dataset.more = more;
+    else delete nav.dataset.more;
+  };
+  const current = nav.querySelector("[aria-current=page]");
+  if (current && nav.scrollWidth > nav.clientWidth) {
+    nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
+  }
+  nav.addEventListener("scroll", update, { passive: true });
+  new ResizeObserver(update).observe(nav);
+  update();
 }
 
 // Load the strings (and, with cards=true, the card words) and set up the header.
