@@ -41,8 +41,10 @@ from typing import Any, Final
 
 GC_THRESHOLDS: Final = (20_000, 50, 100)
 """Young objects collected in larger batches than Python's default (700)."""
-FREEZE_FROM: Final = 1000
-"""Open connections from which long-lived objects are frozen."""
+FREEZE_FROM: Final = 500
+"""Open connections from which long-lived objects are frozen. It was 1,000: two processes
+sharing 2,000 players hold about 1,000 each, so one of them often did not freeze (measured,
+``load.py --processes 2 --metrics``: 12-14 collections a process over a run, 7 at 500)."""
 FREEZE_SECONDS: Final = 0.1
 TRIM_SECONDS: Final = 5.0
 COLLECT_AFTER: Final = 200

@@ -197,8 +197,9 @@ Write = tuple[sa.Executable, dict[str, Any]]
 @dataclass(slots=True)
 class Job:
     """One caller's writes, committed together; ``future`` is resolved after their commit.
-    ``append``: the same writes as one room's action, which PostgreSQL commits with the
-    other rooms' actions of the group in one statement (``pgappend.py``)."""
+    ``append`` (PostgreSQL, no ``writes``): one room's action, which is committed with the
+    other rooms' actions of the group in one statement (``pgappend.py``), and written the
+    general way (:meth:`Storage._general`) only if that statement fails."""
 
     writes: list[Write]
     future: asyncio.Future[None]
@@ -449,7 +450,7 @@ class Storage:
         """After a failed group commit: isolate the failing write, keep the others."""
         for job in batch:
             try:
-                await self._transaction(job.writes)
+                await self._transaction(job.writes or self._general(job.append))
             except Exception as exc:
                 if not job.future.done():
                     job.future.set_exception(exc)
@@ -527,6 +528,14 @@ class Storage:
     ) -> None:
         """Append one accepted action to the log, in one transaction with the seat it
         creates and the game's end it causes, if any; returns once it is committed."""
+        stored = _dump(action)
+        ended = time.time() if finished else None
+        if room is not None and seat is None and self._appender is not None:
+            # PostgreSQL's grouped statement (pgappend.py); the general path's statements
+            # are built only should the group fail (_commit_one_by_one)
+            one = Append(room, self.fences.get(room), game, version, at, stored, ended)
+            await self._submit(append=one)
+            return
         writes: list[Write] = self._fence(room)
         if seat is not None and seat.again:  # its row (and account link) are there already
             values = {"room_id": room, "player_id": seat.player, "new_name": seat.name}
@@ -536,18 +545,17 @@ class Storage:
             if seat.account is not None:
                 values = {"room": room, "player": seat.player, "account": seat.account}
                 writes.append((account_seats.insert().values(values), {}))
-        stored = _dump(action)
-        writes.append(
-            (_INSERT_ACTION, {"game": game, "version": version, "at": at, "action": stored})
-        )
-        ended = time.time() if finished else None
-        if ended is not None:
-            end: dict[str, Any] = {"game_id": game, "status": "finished", "finished_at": ended}
-            writes.append((_FINISH_GAME, end))
-        one = None
-        if room is not None and seat is None:  # a seat's writes go the general way
-            one = Append(room, self.fences.get(room), game, version, at, stored, ended)
-        await self._submit(*writes, append=one)
+        writes += _action_writes(game, version, at, stored, ended)
+        await self._submit(*writes)
+
+    def _general(self, append: Append | None) -> list[Write]:
+        """One room's action of a failed group as the general path writes it: its fencing
+        guard (with the token it was sent with), the insert, the game's end."""
+        if append is None:
+            return []
+        guard = [] if append.token is None else [_guard(append.room, append.token)]
+        stored = (append.game, append.version, append.at, append.action, append.finished)
+        return guard + _action_writes(*stored)
 
     # --- fencing (docs/cluster.md) ----------------------------------------------
 
@@ -556,15 +564,9 @@ class Storage:
         fencing token for it: it locks the room's row and matches only that token, and a
         guard matching no row fails its transaction (:class:`Fenced`)."""
         token = self.fences.get(room or "")
-        if token is None:
+        if room is None or token is None:
             return []
-        guard = (
-            room_owners.update()
-            .where(room_owners.c.room == room, room_owners.c.token == token)
-            .values(token=token)
-            .execution_options(setgame_fence=f"{room}:{token}")
-        )
-        return [(guard, {})]
+        return [_guard(room, token)]
 
     async def take_room(self, room: str, owner: str) -> int:
         """Make ``owner`` the owner of ``room``: a new fencing token (one more than any
@@ -885,6 +887,29 @@ def _migrated(before: str | None, after: str | None, existed: bool) -> str:
         before = "the schema of the releases before migrations (revision 0001)"
         return f"{before} upgraded to revision {after}"
     return f"the schema upgraded from revision {before} to revision {after}"
+
+
+def _guard(room: str, token: int) -> Write:
+    """The fencing guard of ``room`` written with ``token`` (:meth:`Storage._fence`)."""
+    guard = (
+        room_owners.update()
+        .where(room_owners.c.room == room, room_owners.c.token == token)
+        .values(token=token)
+        .execution_options(setgame_fence=f"{room}:{token}")
+    )
+    return (guard, {})
+
+
+def _action_writes(
+    game: str, version: int, at: float, stored: str, ended: float | None
+) -> list[Write]:
+    """The insert of one action into the log and, when it ends the game, the game's end."""
+    values = {"game": game, "version": version, "at": at, "action": stored}
+    writes: list[Write] = [(_INSERT_ACTION, values)]
+    if ended is not None:
+        end: dict[str, Any] = {"game_id": game, "status": "finished", "finished_at": ended}
+        writes.append((_FINISH_GAME, end))
+    return writes
 
 
 def _check_fence(stmt: sa.Executable, rowcount: int) -> None:
