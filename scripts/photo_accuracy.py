@@ -15,7 +15,7 @@ Three sources, each split into what the reader was tuned on and what it is measu
 - ``harder`` (only with ``--only harder``): tables made up by :mod:`setgame.photo.harder`
   (touching cards, hard shadows, glare, 2700 K and 9000 K light, tablecloths, a moving
   webcam, a phone 30-40 degrees from flat, a pale print, many small cards); developed on
-  seeds 0-9, measured on seeds 1000 and up (and 2000 and up: a second measured part).
+  seeds 0-9, measured on seeds 1000 and up (and 2000 and up: ``--first 2000``).
 
 A card counts as found when a reported card's centre lies inside its true outline; as read
 right when its code is also right. "reported right" is the share of reported cards that are
@@ -26,7 +26,7 @@ sets are right when every set of the true table was found and no other.
     python scripts/photo_accuracy.py --seeds 10 --tuning   # the tuning part instead
     python scripts/photo_accuracy.py --only boards crops
     python scripts/photo_accuracy.py --only harder --seeds 5 --cache /tmp/photos
-    python scripts/photo_accuracy.py --only harder --seeds 5 --first-seed 2000  # a second part
+    python scripts/photo_accuracy.py --only harder --seeds 5 --first 2000   # a second part
 """
 
 from __future__ import annotations
@@ -230,9 +230,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="rendered photos per kind")
     parser.add_argument("--tuning", action="store_true", help="the tuning part instead")
-    parser.add_argument("--first-seed", type=int, default=None,
-                        help="made-up photos from this seed on (default: 1000, or 0 with "
-                             "--tuning); 2000 is a second measured part, never tuned on")
+    parser.add_argument("--first", type=int, help="the first seed (default: 0 with --tuning, "
+                        "else 1000); seeds 0-9 are the tuning part, 1000 and up measured")
     parser.add_argument("--only", nargs="*", default=["rendered", "boards", "crops"])
     parser.add_argument("--kinds", nargs="*", default=list(KINDS))
     parser.add_argument("--harder-kinds", nargs="*", default=list(harder.KINDS))
@@ -240,9 +239,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list every card read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    first = args.first_seed if args.first_seed is not None else 0 if args.tuning else 1000
-    if (args.tuning and first >= 1000) or (not args.tuning and first < 1000):
-        parser.error(f"--first-seed {first}: the tuning part is seeds 0-999, the measured 1000 on")
+    first = args.first if args.first is not None else 0 if args.tuning else 1000
     seeds = range(first, first + args.seeds)
     tallies: dict[str, Tally] = {}
     if "rendered" in args.only:

@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "bench_core.py"
 
 
 def _run(script: Path, *options: str, timeout: float) -> str:
@@ -79,3 +82,22 @@ def test_arena_quick_reports_pairing_and_broadcast_costs() -> None:
     for key in ("pair_ms", "round_ms", "score_ms", "rank_ms", "broadcast_ms"):
         assert result[key]["median"] > 0, key
     assert result["broadcast_bytes_per_connection"] > 1000  # the first 100 rows and one's own
+
+
+def test_the_diagnostic_postgresql_settings_are_name_value_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``SETGAME_BENCH_PG_SETTINGS`` (a diagnosis: the throwaway PostgreSQL's settings) gives
+    ``-c`` options; anything not ``name=value`` stops the benchmark, quoted."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import services
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    monkeypatch.setenv(services.PG_SETTINGS, "fsync=off  synchronous_commit=off")
+    assert services.settings() == ["fsync=off", "synchronous_commit=off"]
+    monkeypatch.delenv(services.PG_SETTINGS)
+    assert services.settings() == []
+    monkeypatch.setenv(services.PG_SETTINGS, "fsync=off; DROP")
+    with pytest.raises(SystemExit, match=r"not name=value: 'fsync=off;'"):
+        services.settings()

@@ -141,3 +141,22 @@ def test_open_symbols_cut_by_a_loose_outline_are_not_read_surely() -> None:
                 and reading.confidence >= 0.7:  # fmt: skip
             sure_and_wrong.append(card_name(card))
     assert sure_and_wrong == []
+
+
+def test_a_block_of_touching_cards_with_no_seam_seen_is_cut_into_cards() -> None:
+    """Twelve cards edge to edge in one block whose seams no mask sees (tuning seed 4): the
+    reader before found no card of it but two taken as one (read as a card); the block, a
+    whole number of cards long and wide, is cut into rows and columns, its corner cards
+    read, and the rest found from them."""
+    right, _, wrong = tally("touching", 4)
+    assert right >= 8, wrong
+    assert not [w for w in wrong if "no card" in w]
+
+
+def test_blossoms_of_a_flowered_cloth_are_not_cards() -> None:
+    """A flowered cloth with white blossoms (tuning seed 6): the reader before read seven
+    blossoms as cards beside the twelve; an outline under 0.4 of the middle card's size
+    read unsurely is no card (the cards of one table differ in size by perspective alone)."""
+    right, _, wrong = tally("tablecloth", 6)
+    assert right == 12, wrong
+    assert len([w for w in wrong if "no card" in w]) <= 2, wrong

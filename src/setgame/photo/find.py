@@ -31,6 +31,10 @@ SQUARISH: Final = 1.35
 #: A card's smallest and largest share of the photo.
 AREA: Final = (0.0015, 0.5)
 
+#: A block of cards edge to edge: its least and largest share of the photo, its longest
+#: side over its shortest (five cards in a row, foreshortened).
+BLOCK: Final = (2 * AREA[0], 0.8, 6.0)
+
 Quad = NDArray[Any]  # 4 x 2, clockwise
 
 
@@ -42,19 +46,24 @@ class Candidate:
     score: float
 
 
-def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], float]:
-    """The card-like outlines of ``rgb``, best first, without overlaps, and the scale from
-    the searched image to ``rgb`` (multiply a quad by it)."""
+def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], list[Quad], float]:
+    """The card-like outlines of ``rgb``, best first, without overlaps; the outlines of
+    blocks (four-sided regions of any proportions and larger: cards laid edge to edge with
+    no seam seen, :func:`setgame.photo.grid.split_blocks`); and the scale from the searched
+    image to ``rgb`` (multiply a quad by it)."""
     scale = max(rgb.shape[:2]) / SEARCH if max(rgb.shape[:2]) > SEARCH else 1.0
     small = rgb if scale == 1.0 else cv2.resize(
         rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
         interpolation=cv2.INTER_AREA)  # fmt: skip
     found: list[Candidate] = []
+    blocks: list[Candidate] = []
     for index, mask in enumerate(masks(small)):
         # the thickened edges' region lies a few pixels inside its card: it stands in only
         # where no other mask found that card
-        found.extend(outlines(mask, penalty=0.1 if index == 3 else 0.0))
-    return separate(found), scale
+        cards, more = outlines(mask, penalty=0.1 if index == 3 else 0.0)
+        found.extend(cards)
+        blocks.extend(more)
+    return separate(found), [block.quad for block in separate(blocks)], scale
 
 
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:
@@ -134,14 +143,16 @@ def paper_like(colour: NDArray[Any], gains: NDArray[Any]) -> bool:
     return bool((seen.max() - seen.min()) < 0.25 * max(float(seen.max()), 1.0))
 
 
-def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
-    """The four-sided outlines among the regions of ``mask``."""
+def outlines(mask: NDArray[Any],
+             penalty: float = 0.0) -> tuple[list[Candidate], list[Candidate]]:  # fmt: skip
+    """The four-sided outlines among the regions of ``mask``: of a card's proportions, and
+    of blocks (:data:`BLOCK`: any proportions, at least two cards' area)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     total = mask.shape[0] * mask.shape[1]
-    found = []
+    found, blocks = [], []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if not AREA[0] * total <= area <= AREA[1] * total:
+        if not AREA[0] * total <= area <= BLOCK[1] * total:
             continue
         quad = fit_quad(contour)
         if quad is None:
@@ -151,12 +162,13 @@ def outlines(mask: NDArray[Any], penalty: float = 0.0) -> list[Candidate]:
             continue
         fill = area / quad_area
         ratio = aspect(quad)
-        if fill < 0.85 or fill > 1.08 or not ASPECT[0] <= ratio <= ASPECT[1]:
+        if fill < 0.85 or fill > 1.08 or not square_enough(quad):
             continue
-        if not square_enough(quad):
-            continue
-        found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
-    return found
+        if area >= BLOCK[0] * total and ratio <= BLOCK[2]:
+            blocks.append(Candidate(quad, fill))
+        if ASPECT[0] <= ratio <= ASPECT[1] and area <= AREA[1] * total:
+            found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
+    return found, blocks
 
 
 def square_enough(quad: Quad) -> bool:

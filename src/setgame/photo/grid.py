@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
-from setgame.photo.find import overlapping, paper_like, warp
+from setgame.photo.find import overlapping, paper_like, same_place, upright, warp
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
@@ -28,7 +29,86 @@ NEARER: Final = 0.03
 #: At most this many cards are proposed in one photo (a bound on the time it takes).
 MOST: Final = 120
 
+#: A card's long side over its short side, and how far a block's cells may stray from it
+#: (perspective, and cards overlapping a little).
+CARD: Final = 1.56
+CELL: Final = (1.2, 2.1)
+#: At most this many ways of cutting one block into cards are tried.
+WAYS: Final = 6
+
 Quad = NDArray[Any]
+Found = list[tuple[Quad, CardReading]]
+
+
+def split_blocks(rgb: NDArray[Any], blocks: list[Quad], found: Found,
+                 gains: NDArray[Any]) -> Found:  # fmt: skip
+    """``found`` with the cards found by cutting blocks into rows and columns: a block of
+    cards laid edge to edge with no seam seen is one four-sided region, a whole number of
+    cards long and wide. Each way of cutting it into cells of a card's proportions (and of
+    the size of the cards found, if any) is tried on its corner cells, each read as a
+    proposed neighbour is (:func:`_place`: surely, centred, a plain paper border); the way
+    whose corners read best gives its corner cards (at least two: one may be chance), and
+    :func:`grow` finds the rest from them. ``blocks`` are in ``rgb``'s pixels."""
+    cards = list(found)
+    areas = [float(cv2.contourArea(quad.astype(np.float32))) for quad, _ in found]
+    typical = sorted(areas)[len(areas) // 2] if areas else None
+    for block in sorted(blocks, key=lambda q: -float(cv2.contourArea(q.astype(np.float32)))):
+        area = float(cv2.contourArea(block.astype(np.float32)))
+        if typical is not None and area < 1.7 * typical:
+            continue
+        if any(same_place(block, quad) for quad, _ in cards):
+            continue  # a card's outline, found already
+        best: Found = []
+        for cells in _ways(block, typical)[:WAYS]:
+            placed: Found = []
+            for cell in cells:
+                paper = border(warp(rgb, cell, SIZE))[0]
+                if not paper_like(paper, gains):
+                    continue
+                card = _place(rgb, cell, paper, cards + placed)
+                if card is not None:
+                    placed.append(card)
+            if len(placed) > len(best):
+                best = placed
+        if len(best) >= 2:
+            cards.extend(best)
+    return cards
+
+
+def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
+    """The ways of cutting ``block`` into ``across`` x ``down`` cells of a card's
+    proportions (and about the ``typical`` card's area, when known), likeliest first,
+    each as its corner cells (upright order)."""
+    corners = block.astype(np.float32)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(unit, corners)
+    sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+    one, two = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    area = float(cv2.contourArea(corners))
+    ways = []
+    for across in range(1, 6):
+        for down in range(1, 6):
+            if across * down < 2:
+                continue
+            ratio = max(one / across, two / down) / max(min(one / across, two / down), 1e-6)
+            if not CELL[0] <= ratio <= CELL[1]:
+                continue
+            cost = abs(np.log(ratio / CARD))
+            if typical is not None:
+                size = area / (across * down) / typical
+                if not 0.55 <= size <= 1.6:
+                    continue
+                cost += abs(np.log(size))
+            ways.append((cost, across, down))
+    result = []
+    for _, across, down in sorted(ways):
+        cells = []
+        for i, j in {(0, 0), (across - 1, 0), (across - 1, down - 1), (0, down - 1)}:
+            square = (unit + np.array([i, j], np.float32)) / np.array([across, down], np.float32)
+            cell = cv2.perspectiveTransform(square.reshape(-1, 1, 2).astype(np.float32), matrix)
+            cells.append(upright(cell.reshape(4, 2)))
+        result.append(cells)
+    return result
 
 
 def proposals(quad: Quad, nearer: float) -> list[Quad]:
@@ -72,17 +152,18 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
            cards: list[tuple[Quad, CardReading]]) -> tuple[Quad, CardReading] | None:  # fmt: skip
     """The card at a proposed place, if one is there: held to more than a card found by its
     outline (its border all paper like the card that proposed it, not a tablecloth's
-    pattern nor the table between two cards; no ink strewn about), and moved until its
+    pattern nor the table between two cards; no ink strewn about; no seam across its
+    middle: halves of two cards), and moved until its
     symbols lie in its middle (a neighbour overlaps a little, or lies a little askew: a
     place a few pixels off cuts its symbols), then read, surely, or not at all."""
     height, width = rgb.shape[:2]
-    for _ in range(3):
+    for _ in range(4):
         if not _on_photo(proposed, width, height) or any(
                 overlapping(proposed, other) for other, _ in cards):  # fmt: skip
             return None
         card = warp(rgb, proposed, SIZE)
         own, even = border(card)
-        if even < 0.7 or float(np.abs(own - paper).max()) > 40:
+        if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
             return None
         measures = measure(card)
         if measures is None or measures["stray"] > 0.05:
@@ -96,6 +177,41 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
         proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
                     + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
     return None
+
+
+#: A seam is a line of paper-to-paper edge this many times stronger than the card's median
+#: (and at least this many grey levels a pixel, Sobel's).
+SEAM: Final = (5.0, 5.0)
+#: How near a side (share of the card's width or height) a seam may lie: the edge of a
+#: neighbour overlapping it a little.
+NEAR_SIDE: Final = 0.2
+
+
+def crossed(card: NDArray[Any]) -> bool:
+    """Whether a seam runs across the middle of ``card`` (at :data:`SIZE`) along its rows or
+    columns: a straight line of brightness step or shadow over the paper, with paper on
+    both sides (a symbol's edge has ink on one): the outline holds halves of two cards."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_RGB2GRAY).astype(np.float32),
+                            (0, 0), 1.5)  # fmt: skip
+    lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    ink = ((chroma > 20) | (grey < 0.75 * np.percentile(grey, 90))).astype(np.uint8)
+    paper = cv2.dilate(ink, np.ones((9, 9), np.uint8)) == 0
+    for axis, gradient in ((0, cv2.Sobel(grey, cv2.CV_32F, 1, 0)),
+                           (1, cv2.Sobel(grey, cv2.CV_32F, 0, 1))):  # fmt: skip
+        counts = paper.sum(axis=axis)  # per column (axis 0) or row (axis 1)
+        profile = np.where(counts > 0.5 * paper.shape[axis],
+                           (np.abs(gradient) * paper).sum(axis=axis) / np.maximum(counts, 1),
+                           0.0)  # fmt: skip
+        if not (profile > 0).any():
+            continue
+        # a seam is a few pixels wide (blurred); a symbol's edge past the ink's margin, one
+        profile = np.convolve(profile, np.ones(5) / 5, mode="same")
+        floor = max(SEAM[0] * float(np.median(profile[profile > 0])), SEAM[1])
+        near = round(NEAR_SIDE * len(profile))
+        if (profile[near:len(profile) - near] > floor).any():
+            return True
+    return False
 
 
 def _on_photo(quad: Quad, width: int, height: int) -> bool:

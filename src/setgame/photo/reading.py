@@ -106,9 +106,9 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         upright,
         warp,
     )
-    from setgame.photo.grid import grow
+    from setgame.photo.grid import grow, split_blocks
 
-    found, search_scale = candidates(rgb)
+    found, blocks, search_scale = candidates(rgb)
     gains = light_gains(rgb[::8, ::8])
     read: list[tuple[Any, CardReading]] = []
     plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
@@ -138,23 +138,62 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
     kept = _of_a_cards_size(kept)
+    kept = _unions_cut(rgb, kept, gains)
     kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
+    # blocks of cards with no seam seen, none of them found so far: cut into rows and columns
+    grown = split_blocks(rgb, [quad * search_scale for quad in blocks], kept, gains)
+    if len(grown) > len(kept):
+        kept = grow(rgb, grown, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))
 
 
 def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
-    """The readings without those of outlines under a fifth of the middle size read (with
-    three or more read): the cards of one table differ in size by perspective alone, a few
-    times at most; a speck read as a card is far smaller."""
+    """The readings without those of outlines under a quarter of the middle size read, or
+    under 0.4 of it and read unsurely (below 0.6; with three or more read): the cards of
+    one table differ in size by perspective alone, a few times at most; a speck read as a
+    card is far smaller, and a cloth's blossom or stripe read as a card is smaller and
+    unsure (its "symbols" are no card's)."""
     import cv2
 
     if len(kept) < 3:
         return kept
     areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
     typical = sorted(areas)[len(areas) // 2]
-    return [pair for pair, area in zip(kept, areas, strict=True) if area >= 0.2 * typical]
+    return [(quad, reading) for (quad, reading), area in zip(kept, areas, strict=True)
+            if area >= 0.25 * typical
+            and (area >= 0.4 * typical or reading.confidence >= 0.6)]  # fmt: skip
+
+
+def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
+                gains: NDArray[Any]) -> list[tuple[Any, CardReading]]:  # fmt: skip
+    """The readings with an outline of 1.6 times the middle size or more (with three or
+    more read) replaced by the cards it holds, when cutting it into rows and columns reads
+    two or more holding as many symbols as it, or its symbols run into its ends (two or
+    three cards edge to edge whose seams no mask saw, read as one card)."""
+    import cv2
+
+    from setgame.photo.grid import split_blocks
+
+    if len(kept) < 3:
+        return kept
+    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
+    typical = sorted(areas)[len(areas) // 2]
+    for pair, area in zip(list(kept), areas, strict=True):
+        if area < 1.6 * typical:
+            continue
+        others = [other for other in kept if other is not pair]
+        parts = split_blocks(rgb, [pair[0]], others, gains)[len(others):]
+        # the parts hold the symbols the outline held: a large card (the nearest of a phone
+        # held at a slant) cut in two would count a symbol's halves twice
+        # the parts hold the symbols the outline held, or its symbols run into its ends
+        # (no whole card's): a large card (the nearest of a phone held at a slant) cut in
+        # two would count a symbol's halves twice
+        symbols = sum(part.number + 1 for _, part in parts)
+        if len(parts) >= 2 and (symbols == pair[1].number + 1 or not pair[1].whole):
+            kept = others + parts
+    return kept
 
 
 def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
