@@ -310,7 +310,10 @@ def _cut(mask: NDArray[Any], raw: NDArray[Any],
             cut[y + row - 1:y + row + 2, x:x + w] = 0
             ink[y + row - 1:y + row + 2, x:x + w] = 0
     parted = _symbols(cut)
-    if len(parted) > len(symbols) and _whole(parted) and not _merged(parted):
+    areas = [cv2.contourArea(c) for c in parted]
+    # a card's symbols are alike: the pieces cut must be of about one size
+    if len(parted) > len(symbols) and _whole(parted) and not _merged(parted) \
+            and areas[-1] >= 0.6 * areas[0]:  # fmt: skip
         return ink, parted
     return raw, symbols
 
@@ -512,8 +515,9 @@ def _shading(measures: dict[str, Any]) -> Read:
         # beyond the noise) are striped whatever the tint; a glare's smooth wash over a
         # solid fill is no stripes
         seen = min(measures["ripple"] - RIPPLE[0], 2.0 * (measures["ripple_typical"] - RIPPLE[1]))
-        # a glare washes out part of a solid fill: the rest of it is still full
-        full = max(tint, measures["peak"] - 0.1)
+        # a glare washes out part of a solid fill: the rest of it is still full (a fill
+        # far from full, with a full patch, is an open symbol with a neighbour's edge in it)
+        full = max(tint, measures["peak"] - 0.1) if tint >= 0.6 else tint
         score = min(full - 0.72, -2.0 * seen)
         if score >= 0:
             return 0, _sure(score, 0.1), 1
