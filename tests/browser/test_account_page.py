@@ -85,6 +85,12 @@ def test_a_profile_page_shows_the_figures_or_says_nobody_has_the_name(
     expect(page.locator("[data-profile-name]")).to_have_text(name)
     expect(page.locator("[data-profile-rating]")).to_have_text("1000")
     expect(page.locator("[data-profile-provisional]")).to_have_text(w["prof.provisional"])
+    # until when it stays so (20 games: Polish "many" form), linked to the rules that say
+    # which games count
+    forms: Any = w["prof.provisional.why.one"]  # a plural message: its forms
+    why = page.locator("[data-profile-provisional-why] a")
+    expect(why).to_have_text(forms[2].replace("{n}", "20"))
+    expect(why).to_have_attribute("href", "/rules#ratings")
     expect(page.locator("[data-profile-games]")).to_have_text("0")
     expect(page.locator("[data-profile-none]")).to_be_visible()
     page.goto(f"{live_server}/player/%3Cb%3ENobody")

@@ -125,6 +125,7 @@ def test_two_signed_in_players_chat_play_rated_and_the_profiles_and_board_change
         expect(page.locator("[data-profile-sets]")).to_have_text(str(taken[name]))
         expect(page.locator("[data-profile-recent] li")).to_have_count(1)
         expect(page.locator("[data-profile-provisional]")).to_be_hidden()
+        expect(page.locator("[data-profile-provisional-why]")).to_be_hidden()
         # styled (issue 21): the rating over time drawn with a dot per rated game, and the
         # figures as tiles that fit a small phone without a sideways scroll
         expect(page.locator('[data-profile-plot="set"] svg circle')).to_have_count(1)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from setgame import card_name, find_sets, parse_cards
-from setgame.analysis.ratings import NEW, Placing, Rating, bot_rating, rate
+from setgame.analysis.ratings import NEW, PROVISIONAL_GAMES, Placing, Rating, bot_rating, rate
 from setgame.server.account_tables import player_games, ratings
 from setgame.server.app import build
 from setgame.server.limits import Limits
@@ -255,6 +255,7 @@ def test_a_new_account_has_a_profile_before_any_game(client: TestClient) -> None
     body = client.get("/api/players/АNN").json()  # any lookalike spelling finds it
     assert body == {
         "name": "Ann", "rating": NEW.display, "provisional": True, "games": 0, "wins": 0,
+        "provisional_games": PROVISIONAL_GAMES,
         "sets": 0, "ratings": {}, "recent": [], "history": {},
         "solo": {}, "daily_streak": 0, "seconds_per_set": None, "wrong": 0,
         "arenas": {"played": 0, "best": []},

@@ -709,6 +709,7 @@ async def _figures(conn: Any, account: str) -> dict[str, Any]:
         "history": await _history(conn, account),
         "rating": main["rating"],
         "provisional": main["provisional"],
+        "provisional_games": rating.PROVISIONAL_GAMES,  # rated games until it is settled
         "games": int(games),
         "wins": int(wins),
         "sets": int(sets),

@@ -80,6 +80,12 @@ function show(profile) {
   $("[data-profile-name]").textContent = profile.name;
   $("[data-profile-rating]").textContent = String(profile.rating);
   $("[data-profile-provisional]").hidden = !profile.provisional;
+  // Until when it stays provisional, and where the rules say which games count (a short
+  // game, or one against a computer player far from one's level, moves nothing)
+  const why = $("[data-profile-provisional-why]");
+  const n = profile.provisional_games;
+  why.querySelector("a").textContent = tn("prof.provisional.why.one", "prof.provisional.why.other", n);
+  why.hidden = !profile.provisional;
   $("[data-profile-games]").textContent = fmt(profile.games);
   $("[data-profile-wins]").textContent = fmt(profile.wins);
   $("[data-profile-sets]").textContent = fmt(profile.sets);
