@@ -272,3 +272,32 @@ def test_sign_out_everywhere_signs_out_the_other_browser_too(
     expect(laptop.locator("[data-account-status]")).to_have_text(w["acc.status.guest"])
     phone.reload()
     expect(phone.locator("[data-account-status]")).to_have_text(w["acc.status.guest"])
+
+
+def test_a_profile_says_why_each_recent_game_was_not_rated(live_server: str, new_page: Any) -> None:
+    """Each recent game that moved nobody's rating, or not this player's, says why (the
+    API's ``unrated``), in the page's language; a rated one shows its rating instead."""
+    w = words("de")
+    reasons = ["room", "players", "guest", "short", "early", "pair", "address", "bot_daily",
+               "bot_reach"]  # fmt: skip
+    recent = [
+        {"game": f"g{i}", "finished": 1_764_000_000 + i, "place": 1, "players": 2, "points": 3,
+         "sets": 6, "wrong": 0, "family": None, "rating": None, "unrated": why}
+        for i, why in enumerate(reasons)
+    ] + [{"game": "g-rated", "finished": 1_764_000_100, "place": 1, "players": 2, "points": 3,
+          "sets": 6, "wrong": 0, "family": "set", "rating": 1012, "unrated": None}]  # fmt: skip
+    profile = {
+        "name": "Ann", "rating": 1012, "provisional": True, "provisional_games": 20, "games": 10,
+        "wins": 10, "sets": 60, "ratings": {}, "recent": recent, "history": {}, "solo": {},
+        "daily_streak": 0, "seconds_per_set": None, "wrong": 0,
+        "arenas": {"played": 0, "best": []},
+    }  # fmt: skip
+    page = new_page()
+    page.route("**/api/players/ann", lambda route: route.fulfill(json=profile))
+    page.goto(f"{live_server}/player/ann?lang=de")
+    for why in reasons:
+        item = page.locator(f'[data-profile-game][data-unrated="{why}"]')
+        expect(item).to_contain_text(w[f"prof.unrated.{why}"])
+    rated = page.locator('[data-profile-game="g-rated"]')
+    expect(rated).to_have_attribute("data-unrated", "")
+    expect(rated).to_contain_text("1012")

@@ -1,7 +1,7 @@
 // A player's profile (/player/<name>): the figures of GET /api/players/<name>, the ratings
 // per family of variants, and the recent games with links to their replays.
 
-import { init, t, tn, el, fmt, minutes as clock } from "./common.js";
+import { init, t, tn, N_, el, fmt, minutes as clock } from "./common.js";
 import { variantTitle } from "./arenawords.js";
 
 // The families' names are the variants' own (not translated, like the variants' titles).
@@ -10,14 +10,30 @@ const FAMILIES = { set: "SET", ultraset: "UltraSet", ghostset: "GhostSet", "4set
 const $ = (selector) => document.querySelector(selector);
 const ratingText = (r) => (r.provisional ? t("prof.rating.provisional", { rating: r.rating }) : String(r.rating));
 
+// Why a game moved nobody's rating, or not this player's (GET /api/players: "unrated";
+// docs/rules.md, "Ratings").
+const UNRATED = {
+  room: N_("prof.unrated.room"),
+  players: N_("prof.unrated.players"),
+  guest: N_("prof.unrated.guest"),
+  short: N_("prof.unrated.short"),
+  early: N_("prof.unrated.early"),
+  pair: N_("prof.unrated.pair"),
+  address: N_("prof.unrated.address"),
+  bot_daily: N_("prof.unrated.bot_daily"),
+  bot_reach: N_("prof.unrated.bot_reach"),
+};
+
 function game(entry) {
   const when = new Date(entry.finished * 1000).toLocaleString(document.documentElement.lang);
   const parts = [t("prof.place", { place: entry.place, players: entry.players })];
   parts.push(t("prof.game.sets", { n: fmt(entry.sets) }));
   if (entry.rating !== null) parts.push(t("prof.game.rating", { rating: entry.rating }));
+  const why = UNRATED[entry.unrated];
+  if (why) parts.push(t(why));
   return el(
     "li",
-    { "data-profile-game": entry.game, "data-place": entry.place },
+    { "data-profile-game": entry.game, "data-place": entry.place, "data-unrated": entry.unrated ?? "" },
     el("a", { href: `/replay/${encodeURIComponent(entry.game)}`, text: when }),
     ` — ${parts.join(", ")}`,
   );
