@@ -255,7 +255,6 @@ function buildHeader() {
   const header = document.querySelector("header.top");
   if (!header) return;
   markCurrent(header);
-  hintScroll(header.querySelector("nav"));
   const select = header.querySelector("select[name=lang]");
   for (const code of LANGS) select.add(new Option(LANG_NAMES[code], code, false, code === lang()));
   select.addEventListener("change", () => chooseLanguage(select.value));
@@ -286,8 +285,10 @@ function markCurrent(header) {
 
 // On a phone the header's links scroll sideways (app.css): data-more says on which side more
 // of them lies, which the CSS fades, so that a cut-off row reads as one that scrolls. The
-// current page's link is scrolled into sight first.
+// current page's link is scrolled into sight first. Run once the words are in place (their
+// widths decide both), and again when a link's width changes (a font loading, a button shown).
 function hintScroll(nav) {
+  if (!nav) return;
   const update = () => {
     const left = nav.scrollLeft > 1;
     const right = nav.scrollLeft + nav.clientWidth < nav.scrollWidth - 1;
@@ -300,7 +301,8 @@ function hintScroll(nav) {
     nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
   }
   nav.addEventListener("scroll", update, { passive: true });
-  new ResizeObserver(update).observe(nav);
+  const resized = new ResizeObserver(update);
+  for (const box of [nav, ...nav.children]) resized.observe(box);
   update();
 }
 
@@ -320,6 +322,7 @@ export async function init({ cards = false } = {}) {
   setMarkLetters({ R: t("cb.R"), G: t("cb.G"), P: t("cb.P"), B: t("cb.B") });
   buildHeader();
   applyI18n();
+  hintScroll(document.querySelector("header.top nav"));
   registerWorker();
 }
 
