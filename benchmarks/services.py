@@ -145,10 +145,15 @@ a diagnosis only, such as what the PostgreSQL path costs without its WAL flush
 (docs/benchmarks.md); the figures of record run with PostgreSQL's defaults."""
 
 
+MAX_PG_SETTINGS: Final = 20
+
+
 def settings() -> list[str]:
     """:data:`PG_SETTINGS` as PostgreSQL ``-c`` options (each checked to be ``name=value``)."""
     found = os.environ.get(PG_SETTINGS, "").split()
-    bad = [s for s in found if not re.fullmatch(r"[a-z_]+=[\w.-]+", s)]
+    if len(found) > MAX_PG_SETTINGS:
+        raise SystemExit(f"{PG_SETTINGS}: {len(found)} settings, at most {MAX_PG_SETTINGS}")
+    bad = [s for s in found if not re.fullmatch(r"[a-z_]{1,63}=[\w.-]{1,100}", s)]
     if bad:
         raise SystemExit(f"{PG_SETTINGS}: not name=value: {bad[0]!r}")
     return found

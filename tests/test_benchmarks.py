@@ -101,3 +101,9 @@ def test_the_diagnostic_postgresql_settings_are_name_value_pairs(
     monkeypatch.setenv(services.PG_SETTINGS, "fsync=off; DROP")
     with pytest.raises(SystemExit, match=r"not name=value: 'fsync=off;'"):
         services.settings()
+    monkeypatch.setenv(services.PG_SETTINGS, "work_mem=" + "9" * 101)
+    with pytest.raises(SystemExit, match="not name=value"):
+        services.settings()
+    monkeypatch.setenv(services.PG_SETTINGS, " ".join(["fsync=off"] * 21))
+    with pytest.raises(SystemExit, match="21 settings, at most 20"):
+        services.settings()
