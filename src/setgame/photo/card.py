@@ -399,7 +399,8 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
                 "ripple": 0.0, "ripple_typical": 0.0, "peak": 1.0}
     edge = float(np.percentile(ink[rim], 90))
     base = float(np.mean(ink[paper]))
-    fill = (float(np.mean(ink[core])) - base) / max(edge - base, 1.0)
+    scale = max(edge - base, 1.0)  # the outline's ink above the paper: the unit of all below
+    fill = (float(np.mean(ink[core])) - base) / scale
     strong = rim & (ink >= np.percentile(ink[rim], 75))
     colour = np.array([lab[:, :, i][strong].mean() for i in range(3)])
     white = np.array([lab[:, :, i][paper].mean() for i in range(3)])
@@ -407,10 +408,9 @@ def _fill(ink: NDArray[Any], lab: NDArray[Any], silhouette: NDArray[Any],
     span = colour - white
     tint = float((inside - white) @ span / max(float(span @ span), 1.0))
     # stripes still seen: the ink inside varies from line to line (a solid fill does not)
-    grain = float(np.std(ink[core])) / max(edge - base, 1.0)
+    grain = float(np.std(ink[core])) / scale
     return {"fill": fill, "tint": tint, "grain": grain, "fell": float(stroke is not None),
-            **_rippled(ink, core, paper, max(edge - base, 1.0)),
-            "peak": _peak(ink, core, base) / max(edge - base, 1.0)}
+            **_ripple(ink, core, paper, scale), "peak": _peak(ink, core, base) / scale}
 
 
 def _peak(ink: NDArray[Any], core: NDArray[Any], base: float) -> float:
@@ -420,24 +420,20 @@ def _peak(ink: NDArray[Any], core: NDArray[Any], base: float) -> float:
     return float(np.percentile(cv2.GaussianBlur(ink, (0, 0), 4.0)[core], 90)) - base
 
 
-def _rippled(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any],
-             scale: float) -> dict[str, float]:  # fmt: skip
-    """``ripple`` and ``ripple_typical`` (:func:`_ripple`) against the outline's ink."""
-    spread, typical = _ripple(ink, core, paper)
-    return {"ripple": spread / scale, "ripple_typical": typical / scale}
-
-
-def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any]) -> tuple[float, float]:
-    """How much fine detail the inside of the symbols holds beyond the noise: the ink's
-    changes over a few pixels (the ink less its blur), their mean square inside less the
-    paper's (noise, a JPEG's blocks), and the same by the medians (stripes are everywhere
-    inside; a shadow's edge across a symbol is a line of it). Stripes have both; a solid
-    fill, a blurred edge's ramp and a glare's smooth wash have neither."""
-    fine = ink - cv2.GaussianBlur(ink, (0, 0), 3.0)
-    fine = np.square(fine)
+def _ripple(ink: NDArray[Any], core: NDArray[Any], paper: NDArray[Any],
+            scale: float) -> dict[str, float]:  # fmt: skip
+    """How much fine detail the inside of the symbols holds beyond the noise, in units of
+    ``scale`` (the outline's ink): the ink's changes over a few pixels (the ink less its
+    blur), their mean square inside less the paper's (noise, a JPEG's blocks: ``ripple``),
+    and the same by the medians (stripes are everywhere inside; a shadow's edge across a
+    symbol is a line of it: ``ripple_typical``). Stripes have both; a solid fill, a blurred
+    edge's ramp and a glare's smooth wash have neither."""
+    fine = np.square(ink - cv2.GaussianBlur(ink, (0, 0), 3.0))
     spread = float(np.mean(fine[core])) - float(np.mean(fine[paper]))
     typical = float(np.median(fine[core])) - float(np.median(fine[paper]))
-    return math.sqrt(max(spread, 0.0)), math.sqrt(max(typical, 0.0))
+    return {"ripple": math.sqrt(max(spread, 0.0)) / scale,
+            "ripple_typical": math.sqrt(max(typical, 0.0)) / scale}  # fmt: skip
+
 
 def _stroke(ink: NDArray[Any], depth: NDArray[Any]) -> float | None:
     """How thick the symbols' outline is (pixels): the depth inside the silhouette at which

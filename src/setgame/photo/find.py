@@ -22,9 +22,10 @@ from numpy.typing import NDArray
 
 #: The long side (pixels) the search runs at.
 SEARCH: Final = 1000
-#: A card's long side over its short side (2 1/4 x 3 1/2 inches: 1.56), and how far
-#: perspective may stretch it: a phone held 40 degrees from flat sees the far cards' long
-#: side shortened by half (their long side may then look the shorter) or their short side.
+#: A card's long side over its short side (2 1/4 x 3 1/2 inches).
+CARD: Final = 1.56
+#: How far perspective may stretch it: a phone held 40 degrees from flat sees the far cards'
+#: long side shortened by half (their long side may then look the shorter) or their short side.
 ASPECT: Final = (1.0, 3.0)
 #: Below this, which side of a card is the long one is not sure: it is read both ways.
 SQUARISH: Final = 1.35
@@ -167,7 +168,7 @@ def outlines(mask: NDArray[Any],
         if area >= BLOCK[0] * total and ratio <= BLOCK[2]:
             blocks.append(Candidate(quad, fill))
         if ASPECT[0] <= ratio <= ASPECT[1] and area <= AREA[1] * total:
-            found.append(Candidate(quad, fill - abs(ratio - 1.56) * 0.1 - penalty))
+            found.append(Candidate(quad, fill - abs(ratio - CARD) * 0.1 - penalty))
     return found, blocks
 
 

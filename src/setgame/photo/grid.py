@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
-from setgame.photo.find import overlapping, paper_like, same_place, upright, warp
+from setgame.photo.find import CARD, overlapping, paper_like, same_place, upright, warp
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
@@ -29,9 +29,8 @@ NEARER: Final = 0.03
 #: At most this many cards are proposed in one photo (a bound on the time it takes).
 MOST: Final = 120
 
-#: A card's long side over its short side, and how far a block's cells may stray from it
-#: (perspective, and cards overlapping a little).
-CARD: Final = 1.56
+#: How far a block's cells may stray from a card's proportions (:data:`CARD`: perspective,
+#: and cards overlapping a little).
 CELL: Final = (1.2, 2.1)
 #: At most this many ways of cutting one block into cards are tried.
 WAYS: Final = 6
