@@ -258,6 +258,18 @@ def separate(found: list[Candidate]) -> list[Candidate]:
     return kept
 
 
+def area(quad: Quad) -> float:
+    """An outline's area (pixels)."""
+    return float(cv2.contourArea(quad.astype(np.float32)))
+
+
+def sizes(quads: list[Quad]) -> tuple[list[float], float | None]:
+    """Each outline's area, and the middle one (the upper median; None without any): the
+    size of a card on this table, against which a speck, a part or a union is told."""
+    areas = [area(quad) for quad in quads]
+    return areas, sorted(areas)[len(areas) // 2] if areas else None
+
+
 def same_place(one: Quad, other: Quad) -> bool:
     """Whether two outlines are one card's: each holds the other's centre, and their areas
     differ by less than a third."""

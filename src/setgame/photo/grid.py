@@ -20,7 +20,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from setgame.photo.card import SIZE, CardReading, border, measure, reading_of
-from setgame.photo.find import CARD, overlapping, paper_like, same_place, upright, warp
+from setgame.photo.find import (
+    CARD,
+    area,
+    overlapping,
+    paper_like,
+    same_place,
+    sizes,
+    upright,
+    warp,
+)
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
@@ -49,11 +58,9 @@ def split_blocks(rgb: NDArray[Any], blocks: list[Quad], found: Found,
     whose corners read best gives its corner cards (at least two: one may be chance), and
     :func:`grow` finds the rest from them. ``blocks`` are in ``rgb``'s pixels."""
     cards = list(found)
-    areas = [float(cv2.contourArea(quad.astype(np.float32))) for quad, _ in found]
-    typical = sorted(areas)[len(areas) // 2] if areas else None
-    for block in sorted(blocks, key=lambda q: -float(cv2.contourArea(q.astype(np.float32)))):
-        area = float(cv2.contourArea(block.astype(np.float32)))
-        if typical is not None and area < 1.7 * typical:
+    typical = sizes([quad for quad, _ in found])[1]
+    for block in sorted(blocks, key=lambda q: -area(q)):
+        if typical is not None and area(block) < 1.7 * typical:
             continue
         if any(same_place(block, quad) for quad, _ in cards):
             continue  # a card's outline, found already
@@ -83,7 +90,7 @@ def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
     matrix = cv2.getPerspectiveTransform(unit, corners)
     sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
     one, two = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    area = float(cv2.contourArea(corners))
+    whole = area(block)
     ways = []
     for across in range(1, 6):
         for down in range(1, 6):
@@ -94,7 +101,7 @@ def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
                 continue
             cost = abs(np.log(ratio / CARD))
             if typical is not None:
-                size = area / (across * down) / typical
+                size = whole / (across * down) / typical
                 if not 0.55 <= size <= 1.6:
                     continue
                 cost += abs(np.log(size))

@@ -155,12 +155,12 @@ def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, Car
     one table differ in size by perspective alone, a few times at most; a speck read as a
     card is far smaller, and a cloth's blossom or stripe read as a card is smaller and
     unsure (its "symbols" are no card's)."""
-    import cv2
+    from setgame.photo.find import sizes
 
     if len(kept) < 3:
         return kept
-    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
-    typical = sorted(areas)[len(areas) // 2]
+    areas, middle = sizes([quad for quad, _ in kept])
+    typical = middle or 0.0
     return [(quad, reading) for (quad, reading), area in zip(kept, areas, strict=True)
             if area >= 0.25 * typical
             and (area >= 0.4 * typical or reading.confidence >= 0.6)]  # fmt: skip
@@ -172,21 +172,18 @@ def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
     more read) replaced by the cards it holds, when cutting it into rows and columns reads
     two or more holding as many symbols as it, or its symbols run into its ends (two or
     three cards edge to edge whose seams no mask saw, read as one card)."""
-    import cv2
-
+    from setgame.photo.find import sizes
     from setgame.photo.grid import split_blocks
 
     if len(kept) < 3:
         return kept
-    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in kept]
-    typical = sorted(areas)[len(areas) // 2]
+    areas, middle = sizes([quad for quad, _ in kept])
+    typical = middle or 0.0
     for pair, area in zip(list(kept), areas, strict=True):
         if area < 1.6 * typical:
             continue
         others = [other for other in kept if other is not pair]
         parts = split_blocks(rgb, [pair[0]], others, gains)[len(others):]
-        # the parts hold the symbols the outline held: a large card (the nearest of a phone
-        # held at a slant) cut in two would count a symbol's halves twice
         # the parts hold the symbols the outline held, or its symbols run into its ends
         # (no whole card's): a large card (the nearest of a phone held at a slant) cut in
         # two would count a symbol's halves twice
@@ -205,9 +202,9 @@ def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, Card
     surely: two cards' symbols side by side, a symbol's stripes."""
     import cv2
 
-    from setgame.photo.find import overlapping
+    from setgame.photo.find import overlapping, sizes
 
-    areas = [float(cv2.contourArea(quad.astype("float32"))) for quad, _ in read]
+    areas, middle = sizes([quad for quad, _ in read])
 
     def holds(i: int, j: int) -> bool:
         quad, other = read[i][0].reshape(-1, 1, 2).astype("float32"), read[j][0]
@@ -222,7 +219,7 @@ def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, Card
                  if not any(overlapping(read[j][0], read[k][0]) for k in inside if k != j)]
         if len(apart) >= 2:
             unions.add(i)
-    typical = sorted(areas)[len(areas) // 2] if areas else 0.0
+    typical = middle or 0.0
     parts = {i for i in range(len(read)) for j in range(len(read))
              if j not in unions and areas[i] < 0.3 * areas[j] < 0.75 * typical
              and holds(j, i)}  # fmt: skip
