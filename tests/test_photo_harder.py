@@ -160,3 +160,41 @@ def test_blossoms_of_a_flowered_cloth_are_not_cards() -> None:
     right, _, wrong = tally("tablecloth", 6)
     assert right == 12, wrong
     assert len([w for w in wrong if "no card" in w]) <= 2, wrong
+
+
+@pytest.mark.parametrize(("kind", "seed", "before", "now"), [
+    ("touching", 6, 1, 8),  # a block whose rows are shifted and whose corner a box covers
+    ("tablecloth", 4, 5, 9),  # cards on a striped cloth whose white stripes run into them
+    ("webcam", 4, 2, 4),  # blurred cards on a white table: no outline closes
+])  # fmt: skip
+def test_cards_whose_outline_no_mask_shows_are_found_by_their_symbols(
+        kind: str, seed: int, before: int, now: int) -> None:  # fmt: skip
+    """Tuning photos on which the reader before read only ``before`` cards right: no mask
+    closed the others' outlines, and no card found beside them proposed them. Their
+    symbols, grouped into cards, propose each card's outline (read under a proposed
+    neighbour's checks); nothing is reported off the cards."""
+    right, _, wrong = tally(kind, seed)
+    assert right >= now > before, wrong
+    assert not [w for w in wrong if "no card" in w]
+
+
+def test_a_cards_symbols_propose_its_outline() -> None:
+    """Three symbols of one card, on a card laid on a white table whose edge no mask sees,
+    are one group, and the outline they propose lies on the card: about its size and
+    place, its long side along the card's."""
+    from setgame.photo.symbols import proposed
+
+    photo = np.full((900, 1200, 3), 238, np.uint8)
+    card = face(CARDS[parse_card("3GTO")], Printing(), 400)  # 256 x 400, upright
+    quad = np.array([[500, 250], [756, 250], [756, 650], [500, 650]], np.float32)
+    turn = cv2.getRotationMatrix2D((628, 450), 30, 1.0)
+    quad = cv2.transform(quad.reshape(-1, 1, 2), turn).reshape(4, 2)
+    source = np.array([[0, 0], [255, 0], [255, 399], [0, 399]], np.float32)
+    matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
+    cv2.warpPerspective(card, matrix, (1200, 900), photo, borderMode=cv2.BORDER_TRANSPARENT)
+    outlines = proposed(photo, [])
+    assert len(outlines) == 1
+    outline = outlines[0]
+    assert np.hypot(*(outline.mean(axis=0) - quad.mean(axis=0))) < 15
+    ratio = cv2.contourArea(outline) / cv2.contourArea(quad)
+    assert 0.8 < ratio < 1.25

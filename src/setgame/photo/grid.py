@@ -117,6 +117,35 @@ def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
     return result
 
 
+#: How much smaller or larger than the middle card found (with three or more found) a card
+#: proposed around symbols may be: a cloth's blossom or a box's print is no card's symbol,
+#: and proposes an outline of another size.
+SEEDED: Final = (0.45, 2.2)
+
+
+def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any]) -> Found:
+    """``found`` with the cards found around groups of symbols on no card found
+    (:mod:`setgame.photo.symbols`), each held to what a proposed neighbour is
+    (:func:`_place`), its border's paper its own (no card found proposed it) but paper
+    in the photo's light made neutral (``gains``), and of about the size of the cards
+    found (:data:`SEEDED`)."""
+    from setgame.photo.symbols import proposed
+
+    cards = list(found)
+    typical = sizes([quad for quad, _ in found])[1] if len(found) >= 3 else None
+    for outline in proposed(rgb, [quad for quad, _ in found]):
+        quad = upright(outline)
+        if typical is not None and not SEEDED[0] <= area(quad) / typical <= SEEDED[1]:
+            continue  # the cards of one table differ in size by perspective alone
+        paper = border(warp(rgb, quad, SIZE))[0]
+        if not paper_like(paper, gains):
+            continue
+        card = _place(rgb, quad, paper, cards)
+        if card is not None:
+            cards.append(card)
+    return cards
+
+
 def proposals(quad: Quad, nearer: float) -> list[Quad]:
     """The outlines of the card's four neighbours (right, below, left, above), each moved
     ``nearer`` of a card's size towards it. ``quad`` is clockwise from the top left."""

@@ -106,7 +106,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         upright,
         warp,
     )
-    from setgame.photo.grid import grow, split_blocks
+    from setgame.photo.grid import by_symbols, grow, split_blocks
 
     found, blocks, search_scale = candidates(rgb)
     gains = light_gains(rgb[::8, ::8])
@@ -144,6 +144,10 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     grown = split_blocks(rgb, [quad * search_scale for quad in blocks], kept, gains)
     if len(grown) > len(kept):
         kept = grow(rgb, grown, gains)
+    # cards whose outline no mask showed, none of their neighbours found: by their symbols
+    seeded = by_symbols(rgb, kept, gains)
+    if len(seeded) > len(kept):
+        kept = grow(rgb, seeded, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)
               for quad, reading in kept]  # fmt: skip
     return _in_reading_order(_distinct(placed))

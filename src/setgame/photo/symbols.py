@@ -1,0 +1,180 @@
+"""Cards found by their symbols, where no outline showed them.
+
+A card's outline can be lost in many ways: a block of touching cards broken by a hand or
+shifted by overlaps, a cloth's white stripes running into the paper, a white table and a
+moving webcam's blur, a hard shadow across the card. Its symbols are still there: blobs of
+one strong ink on paper. A card's symbols are alike (one colour, one size, one way), lie
+across the card, side by side along its length, :data:`PITCH` of a symbol's length apart
+centre to centre, and the symbol's length is :data:`ACROSS` of the card's width. So the
+symbols on no card found are grouped into cards (one to three alike, in a line across
+them, that far apart), and each group proposes a card's outline around it, which is read
+as a neighbour proposed by a card found is (:func:`setgame.photo.grid.place`: surely,
+centred, a plain paper border, no seam across it), and then proposes its own neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from setgame.photo.find import CARD, clockwise, neutral
+
+#: A symbol's length over the card's width (52 and 64 units of the printed card).
+ACROSS: Final = 52 / 64
+#: The distance between two symbols' centres on one card over a symbol's length (28 / 52).
+PITCH: Final = 28 / 52
+#: Ink: at least this Lab chroma (the symbols' inks are strong colours).
+INK: Final = 30.0
+#: At most this many groups are proposed in one photo (a bound on the time it takes).
+MOST: Final = 40
+
+Quad = NDArray[Any]
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """An ink blob that looks like a symbol: its centre, its long axis (unit vector), its
+    length and width (pixels) and its ink's hue (Lab a, b)."""
+
+    centre: NDArray[Any]
+    axis: NDArray[Any]
+    length: float
+    width: float
+    hue: NDArray[Any]
+
+
+def proposed(rgb: NDArray[Any], taken: list[Quad]) -> list[Quad]:
+    """Card outlines (in ``rgb``'s pixels, 4 x 2) around the groups of symbols of ``rgb``
+    that lie on none of the outlines ``taken``, largest groups first."""
+    scale = max(rgb.shape[:2]) / 1000 if max(rgb.shape[:2]) > 1000 else 1.0
+    small = rgb if scale == 1.0 else cv2.resize(
+        rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
+        interpolation=cv2.INTER_AREA)  # fmt: skip
+    free = [s for s in symbols(small)
+            if not any(_inside(quad / scale, s.centre) for quad in taken)]  # fmt: skip
+    groups = sorted(_groups(free), key=len, reverse=True)[:MOST]
+    return [_outline(group) * scale for group in groups]
+
+
+def symbols(rgb: NDArray[Any]) -> list[Symbol]:
+    """The blobs of strong ink on paper in ``rgb`` shaped like a symbol (2-4 times as long
+    as wide, filling much of their box), open ones filled."""
+    lab = cv2.cvtColor(neutral(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
+    a, b = lab[:, :, 1] - 128, lab[:, :, 2] - 128
+    chroma = np.hypot(a, b)
+    light = lab[:, :, 0]
+    white = float(np.percentile(light, 99))
+    paper = (chroma < 15) & (light > 0.45 * white)
+    ink = cv2.morphologyEx((chroma > INK).astype(np.uint8), cv2.MORPH_CLOSE,
+                           np.ones((3, 3), np.uint8))  # fmt: skip
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    least = 0.01 * max(rgb.shape[:2])
+    for contour in contours:
+        shape = _shape(contour)
+        if shape is None:
+            continue
+        centre, axis, length, width = shape
+        if not least <= length <= 0.3 * max(rgb.shape[:2]) or width < 3:
+            continue
+        if not 0.25 <= width / length <= 0.65:
+            continue
+        if cv2.contourArea(contour) < 0.4 * length * width:
+            continue
+        # the blob and a ring around it, in a window of the photo around it
+        margin = max(2, round(0.08 * length))
+        x, y, w, h = cv2.boundingRect(contour)
+        x0, y0 = max(x - margin - 1, 0), max(y - margin - 1, 0)
+        window = (slice(y0, y + h + margin + 1), slice(x0, x + w + margin + 1))
+        blob = np.zeros(ink[window].shape, np.uint8)
+        cv2.drawContours(blob, [contour - np.array([x0, y0])], -1, 1, cv2.FILLED)  # filled
+        ring = cv2.dilate(blob, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > blob
+        if paper[window][ring].mean() < 0.7:
+            continue  # not ink on paper: a cloth's pattern, a box's print
+        inside = (blob > 0) & (ink[window] > 0)
+        hue = np.array([a[window][inside].mean(), b[window][inside].mean()])
+        found.append(Symbol(centre, axis, length, width, hue))
+    return found
+
+
+def _shape(contour: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], float, float] | None:
+    """A blob's centre, long axis (its moments' principal axis: a thin diamond's smallest
+    box lies along its sides, not its length), and its length and width along and across
+    that axis."""
+    moments = cv2.moments(contour)
+    if moments["m00"] <= 0:
+        return None
+    centre = np.array([moments["m10"], moments["m01"]]) / moments["m00"]
+    theta = 0.5 * np.arctan2(2 * moments["mu11"], moments["mu20"] - moments["mu02"])
+    axis = np.array([np.cos(theta), np.sin(theta)])
+    points = contour.reshape(-1, 2).astype(np.float64) - centre
+    along, across = points @ axis, points @ np.array([-axis[1], axis[0]])
+    return (centre, axis, float(along.max() - along.min()),
+            float(across.max() - across.min()))
+
+
+def _alike(one: Symbol, other: Symbol) -> bool:
+    """Whether two symbols may be neighbours on one card: about one size, one way and one
+    colour, one beside the other across their length, :data:`PITCH` apart."""
+    if not 0.8 <= one.length / other.length <= 1.25:
+        return False
+    if abs(float(one.axis @ other.axis)) < 0.96:  # more than about 16 degrees apart
+        return False
+    cosine = float(one.hue @ other.hue) / max(float(np.hypot(*one.hue) * np.hypot(*other.hue)),
+                                              1e-6)  # fmt: skip
+    if cosine < 0.85:
+        return False
+    step = other.centre - one.centre
+    size = (one.length + other.length) / 2
+    along = abs(float(step @ one.axis))
+    across = abs(float(step @ np.array([-one.axis[1], one.axis[0]])))
+    return along < 0.2 * size and 0.35 * size <= across <= 0.75 * size
+
+
+def _groups(found: list[Symbol]) -> list[list[Symbol]]:
+    """The symbols joined into cards' groups (neighbours alike, :func:`_alike`); a chain
+    of more than three is no card's and is left out."""
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(found)):
+        for j in range(i + 1, len(found)):
+            if _alike(found[i], found[j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Symbol]] = {}
+    for i, symbol in enumerate(found):
+        groups.setdefault(root(i), []).append(symbol)
+    return [group for group in groups.values() if len(group) <= 3]
+
+
+def _outline(group: list[Symbol]) -> Quad:
+    """The outline of the card a group of symbols lies on: centred on them, as wide as a
+    symbol's length allows (:data:`ACROSS`), as long as the spacing of its symbols shows
+    (or a card's proportions, for one symbol), clockwise."""
+    centre = np.mean([s.centre for s in group], axis=0)
+    axis = group[0].axis
+    normal = np.array([-axis[1], axis[0]])
+    length = float(np.mean([s.length for s in group]))
+    width = length / ACROSS
+    tall = width * CARD
+    if len(group) > 1:  # the spacing measures the card's length as the camera sees it
+        spots = sorted(float((s.centre - centre) @ normal) for s in group)
+        pitch = (spots[-1] - spots[0]) / (len(group) - 1)
+        tall = float(np.clip(pitch / (PITCH * ACROSS) * CARD, 0.7 * tall, 1.2 * tall))
+    half_w, half_h = axis * width / 2, normal * tall / 2
+    return clockwise(np.array([centre - half_w - half_h, centre + half_w - half_h,
+                               centre + half_w + half_h, centre - half_w + half_h], np.float32))
+
+
+def _inside(quad: Quad, point: NDArray[Any]) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0  # fmt: skip
