@@ -178,11 +178,14 @@ def test_cards_whose_outline_no_mask_shows_are_found_by_their_symbols(
     assert not [w for w in wrong if "no card" in w]
 
 
-def test_a_cards_symbols_propose_its_outline() -> None:
+@pytest.mark.parametrize("light", [1.0, 0.45])
+def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     """Three symbols of one card, on a card laid on a white table whose edge no mask sees,
     are one group, and the outline they propose lies on the card: about its size and
-    place, its long side along the card's."""
-    from setgame.photo.symbols import proposed
+    place, its long side along the card's; in a hard shadow too (0.45 of the light left
+    on the card, the table beside it in full light: the symbols' ink is dimmed with the
+    paper, and its chroma falls under what ink has in full light)."""
+    from setgame.photo.symbols import found, proposed
 
     photo = np.full((900, 1200, 3), 238, np.uint8)
     card = face(CARDS[parse_card("3GTO")], Printing(), 400)  # 256 x 400, upright
@@ -192,9 +195,11 @@ def test_a_cards_symbols_propose_its_outline() -> None:
     source = np.array([[0, 0], [255, 0], [255, 399], [0, 399]], np.float32)
     matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
     cv2.warpPerspective(card, matrix, (1200, 900), photo, borderMode=cv2.BORDER_TRANSPARENT)
-    outlines = proposed(photo, [])
+    photo[:, 380:] = (photo[:, 380:] * light).astype(np.uint8)  # the card's side of the table
+    outlines = proposed(found(photo), [])
     assert len(outlines) == 1
-    outline = outlines[0]
+    outline, count = outlines[0]
+    assert count == 3
     assert np.hypot(*(outline.mean(axis=0) - quad.mean(axis=0))) < 15
     ratio = cv2.contourArea(outline) / cv2.contourArea(quad)
     assert 0.8 < ratio < 1.25

@@ -30,9 +30,16 @@ from setgame.photo.find import (
     upright,
     warp,
 )
+from setgame.photo.symbols import Symbol
+from setgame.photo.symbols import proposed as around_symbols
 
 #: How sure a proposed neighbour's reading must be to count as a card found.
 SURE: Final = 0.7
+#: How sure the reading of a card proposed around its symbols must be, when it counts as
+#: many symbols as were grouped: the two agree, and a moving webcam's blur leaves a
+#: single symbol's shading a little less sure; still above what symbols never whole read
+#: (:data:`setgame.photo.card.BROKEN`).
+SEED_SURE: Final = 0.65
 #: How far nearer than a card's size a neighbour is first tried (the two overlap a little).
 NEARER: Final = 0.03
 #: At most this many cards are proposed in one photo (a bound on the time it takes).
@@ -120,28 +127,28 @@ def _ways(block: Quad, typical: float | None) -> list[list[Quad]]:
 #: How much smaller or larger than the middle card found (with three or more found) a card
 #: proposed around symbols may be: a cloth's blossom or a box's print is no card's symbol,
 #: and proposes an outline of another size.
-SEEDED: Final = (0.45, 2.2)
+SEEDED: Final = (0.55, 2.2)
 
 
-def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any]) -> Found:
-    """``found`` with the cards found around groups of symbols on no card found
-    (:mod:`setgame.photo.symbols`), each held to what a proposed neighbour is
+def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
+               marks: tuple[list[Symbol], float]) -> Found:  # fmt: skip
+    """``found`` with the cards found around groups of the symbols ``marks`` on no card
+    found (:func:`setgame.photo.symbols.found`), each held to what a proposed neighbour is
     (:func:`_place`), its border's paper its own (no card found proposed it) but paper
     in the photo's light made neutral (``gains``), and of about the size of the cards
-    found (:data:`SEEDED`)."""
-    from setgame.photo.symbols import proposed
-
+    found (:data:`SEEDED`); read as many symbols as were grouped, it may be a little less
+    sure (:data:`SEED_SURE`)."""
     cards = list(found)
     typical = sizes([quad for quad, _ in found])[1] if len(found) >= 3 else None
-    for outline in proposed(rgb, [quad for quad, _ in found]):
+    for outline, count in around_symbols(marks, [quad for quad, _ in found]):
         quad = upright(outline)
         if typical is not None and not SEEDED[0] <= area(quad) / typical <= SEEDED[1]:
             continue  # the cards of one table differ in size by perspective alone
         paper = border(warp(rgb, quad, SIZE))[0]
         if not paper_like(paper, gains):
             continue
-        card = _place(rgb, quad, paper, cards)
-        if card is not None:
+        card = _place(rgb, quad, paper, cards, SEED_SURE)
+        if card is not None and card[1].number + 1 == count:
             cards.append(card)
     return cards
 
@@ -184,7 +191,8 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
 
 
 def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
-           cards: list[tuple[Quad, CardReading]]) -> tuple[Quad, CardReading] | None:  # fmt: skip
+           cards: list[tuple[Quad, CardReading]],
+           sure: float = SURE) -> tuple[Quad, CardReading] | None:  # fmt: skip
     """The card at a proposed place, if one is there: held to more than a card found by its
     outline (its border all paper like the card that proposed it, not a tablecloth's
     pattern nor the table between two cards; no ink strewn about; no seam across its
@@ -208,7 +216,7 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
             if measures["cut"]:
                 return None
             reading = reading_of(measures)
-            return None if reading is None or reading.confidence < SURE else (proposed, reading)
+            return None if reading is None or reading.confidence < sure else (proposed, reading)
         proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
                     + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
     return None

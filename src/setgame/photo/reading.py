@@ -107,6 +107,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         warp,
     )
     from setgame.photo.grid import by_symbols, grow, split_blocks
+    from setgame.photo.symbols import found as symbols_found
 
     found, blocks, search_scale = candidates(rgb)
     gains = light_gains(rgb[::8, ::8])
@@ -125,6 +126,14 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
                 plain[id(quad)] = reading.whole and even >= 0.7
         if readings:
             read.append(max(readings, key=lambda pair: pair[1].confidence))
+    # cards no mask outlined, or outlined askew (across two cards, a corner cut off): each
+    # proposed around its symbols and held to a proposed neighbour's checks, a candidate
+    # like the masks' outlines, and a plain one
+    marks = symbols_found(rgb)
+    whole = [pair for pair in read if plain[id(pair[0])]]
+    for quad, reading in by_symbols(rgb, whole, gains, marks)[len(whole):]:
+        read.append((quad, reading))
+        plain[id(quad)] = True
     # Of outlines that overlap (a card and a symbol inside it, two cards taken as one
     # and each of them), the one whose border is plain paper and whose symbols keep clear
     # of its ends (a whole card's) stays, the surest of those; but two cards taken as one
@@ -145,7 +154,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     if len(grown) > len(kept):
         kept = grow(rgb, grown, gains)
     # cards whose outline no mask showed, none of their neighbours found: by their symbols
-    seeded = by_symbols(rgb, kept, gains)
+    seeded = by_symbols(rgb, kept, gains, marks)
     if len(seeded) > len(kept):
         kept = grow(rgb, seeded, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)

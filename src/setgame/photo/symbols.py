@@ -29,6 +29,9 @@ ACROSS: Final = 52 / 64
 PITCH: Final = 28 / 52
 #: Ink: at least this Lab chroma (the symbols' inks are strong colours).
 INK: Final = 30.0
+#: Paper: at most this Lab chroma (and not dark: a hard shadow leaves it 0.4 of the
+#: whitest's lightness at least).
+PAPER: Final = 20.0
 #: At most this many groups are proposed in one photo (a bound on the time it takes).
 MOST: Final = 40
 
@@ -47,31 +50,47 @@ class Symbol:
     hue: NDArray[Any]
 
 
-def proposed(rgb: NDArray[Any], taken: list[Quad]) -> list[Quad]:
-    """Card outlines (in ``rgb``'s pixels, 4 x 2) around the groups of symbols of ``rgb``
-    that lie on none of the outlines ``taken``, largest groups first."""
+def found(rgb: NDArray[Any]) -> tuple[list[Symbol], float]:
+    """The symbols of ``rgb`` (:func:`symbols`, looked for at 1,000 pixels on the long
+    side) and the scale from those pixels to ``rgb``'s."""
     scale = max(rgb.shape[:2]) / 1000 if max(rgb.shape[:2]) > 1000 else 1.0
     small = rgb if scale == 1.0 else cv2.resize(
         rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
         interpolation=cv2.INTER_AREA)  # fmt: skip
-    free = [s for s in symbols(small)
-            if not any(_inside(quad / scale, s.centre) for quad in taken)]  # fmt: skip
+    return symbols(small), scale
+
+
+def proposed(marks: tuple[list[Symbol], float], taken: list[Quad]) -> list[tuple[Quad, int]]:
+    """Card outlines (in the photo's pixels, 4 x 2) around the groups of symbols ``marks``
+    (:func:`found`) that lie on none of the outlines ``taken``, largest groups first, each
+    with the number of symbols in its group."""
+    every, scale = marks
+    free = [s for s in every if not any(_inside(quad / scale, s.centre) for quad in taken)]
     groups = sorted(_groups(free), key=len, reverse=True)[:MOST]
-    return [_outline(group) * scale for group in groups]
+    return [(_outline(group) * scale, len(group)) for group in groups]
 
 
 def symbols(rgb: NDArray[Any]) -> list[Symbol]:
     """The blobs of strong ink on paper in ``rgb`` shaped like a symbol (2-4 times as long
     as wide, filling much of their box), open ones filled."""
     lab = cv2.cvtColor(neutral(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
-    a, b = lab[:, :, 1] - 128, lab[:, :, 2] - 128
+    # the colour smoothed a little: a shadow's noise is strong in a and b
+    a, b = (cv2.GaussianBlur(lab[:, :, i], (0, 0), 1.0) - 128 for i in (1, 2))
     chroma = np.hypot(a, b)
     light = lab[:, :, 0]
     white = float(np.percentile(light, 99))
-    paper = (chroma < 15) & (light > 0.45 * white)
-    ink = cv2.morphologyEx((chroma > INK).astype(np.uint8), cv2.MORPH_CLOSE,
+    # a hard shadow dims the ink's colour with the paper: the thresholds follow the
+    # lightness of the brightest nearby (the paper around a symbol)
+    near = cv2.dilate(light, np.ones((15, 15), np.uint8))
+    dim = np.clip(cv2.blur(near, (15, 15)) / max(white, 1.0), 0.35, 1.0)
+    paper = (chroma < PAPER * dim) & (light > 0.4 * white)
+    ink = cv2.morphologyEx((chroma > INK * dim).astype(np.uint8), cv2.MORPH_CLOSE,
                            np.ones((3, 3), np.uint8))  # fmt: skip
-    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # every region's outer boundary, those inside another's hole too (a card's symbols lie
+    # in a hole of a coloured table's region)
+    contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [],
+                                  strict=True) if h[3] < 0]  # fmt: skip
     found = []
     least = 0.01 * max(rgb.shape[:2])
     for contour in contours:
