@@ -27,6 +27,10 @@ from setgame.photo.find import CARD, clockwise, neutral
 ACROSS: Final = 52 / 64
 #: The distance between two symbols' centres on one card over a symbol's length (28 / 52).
 PITCH: Final = 28 / 52
+#: The outline proposed a little inside the card's edge: a symbol's measured length takes
+#: in its stroke and blur (2% over, 4% for one symbol, on the development photos), and a
+#: border that takes in the table at the rounded corners is refused.
+SNUG: Final = 0.95
 #: Ink: at least this Lab chroma (the symbols' inks are strong colours).
 INK: Final = 30.0
 #: Paper: at most this Lab chroma (and not dark: a hard shadow leaves it 0.4 of the
@@ -105,7 +109,7 @@ def symbols(rgb: NDArray[Any]) -> list[Symbol]:
         if cv2.contourArea(contour) < 0.4 * length * width:
             continue
         # the blob and a ring around it, in a window of the photo around it
-        margin = max(2, round(0.08 * length))
+        margin = max(2, round(0.05 * length))
         x, y, w, h = cv2.boundingRect(contour)
         x0, y0 = max(x - margin - 1, 0), max(y - margin - 1, 0)
         window = (slice(y0, y + h + margin + 1), slice(x0, x + w + margin + 1))
@@ -189,7 +193,7 @@ def _outline(group: list[Symbol]) -> Quad:
         spots = sorted(float((s.centre - centre) @ normal) for s in group)
         pitch = (spots[-1] - spots[0]) / (len(group) - 1)
         tall = float(np.clip(pitch / (PITCH * ACROSS) * CARD, 0.7 * tall, 1.2 * tall))
-    half_w, half_h = axis * width / 2, normal * tall / 2
+    half_w, half_h = axis * width * SNUG / 2, normal * tall * SNUG / 2
     return clockwise(np.array([centre - half_w - half_h, centre + half_w - half_h,
                                centre + half_w + half_h, centre - half_w + half_h], np.float32))
 
