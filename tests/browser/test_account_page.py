@@ -301,3 +301,36 @@ def test_a_profile_says_why_each_recent_game_was_not_rated(live_server: str, new
     rated = page.locator('[data-profile-game="g-rated"]')
     expect(rated).to_have_attribute("data-unrated", "")
     expect(rated).to_contain_text("1012")
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [
+        ("ru", "SET: рейтинг по 1 последней рейтинговой партии, от 1000 до 1000",
+         "UltraSet: рейтинг по 21 последней рейтинговой партии, от 1000 до 1020"),
+        ("pl", "SET: ranking po 1 grze rankingowej, od 1000 do 1000",
+         "UltraSet: ranking po każdej z ostatnich 21 gier rankingowych, od 1000 do 1020"),
+    ],
+)  # fmt: skip
+def test_a_profiles_rating_plots_are_named_in_the_right_form_and_fit_a_sideways_phone(
+    live_server: str, new_page: Any, lang: str, one: str, many: str
+) -> None:
+    """The plural form of a plot's name fits its count (Russian's "one" form serves 1 and 21;
+    Polish's only 1), and a plot stays whole on a phone's screen held sideways."""
+    profile = {
+        "name": "Ann", "rating": 1020, "provisional": False, "provisional_games": 20,
+        "games": 22, "wins": 22, "sets": 100, "ratings": {}, "recent": [], "solo": {},
+        "history": {"set": [[1_764_000_000, 1000]],
+                    "ultraset": [[1_764_000_000 + i, 1000 + i] for i in range(21)]},
+        "daily_streak": 0, "seconds_per_set": None, "wrong": 0,
+        "arenas": {"played": 0, "best": []},
+    }  # fmt: skip
+    page = new_page(viewport={"width": 750, "height": 342})
+    page.route("**/api/players/ann", lambda route: route.fulfill(json=profile))
+    page.goto(f"{live_server}/player/ann?lang={lang}")
+    for family, label in (("set", one), ("ultraset", many)):
+        figure = page.locator(f'[data-profile-plot="{family}"]')
+        expect(figure.locator("figcaption")).to_have_text(label)
+        expect(figure.locator("svg")).to_have_attribute("aria-label", label)
+        box = figure.locator("svg").bounding_box()
+        assert box is not None and box["height"] <= 0.6 * 342, box

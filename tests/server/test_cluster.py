@@ -871,3 +871,66 @@ async def test_r10_a_player_who_leaves_on_one_process_takes_the_seat_back_on_ano
         assert bob.state is not None and bob.state["rounds"] == 3
     finally:
         await close_all(clients)
+
+
+async def test_an_owner_publishes_a_room_only_while_a_mirror_follows_it(
+    cluster: list[LiveServer], redis_url: str
+) -> None:
+    """With nobody on another process, a room's actions cost Redis nothing; a mirror that
+    opens says so to the owner, which marks the version it is at and publishes from then on
+    (``docs/cluster.md``, "Who hears a room")."""
+    room = await create_room(cluster[0].url, no_set="auto")
+    listener = aioredis.from_url(redis_url)
+    channel = listener.pubsub()
+    await channel.subscribe(f"setgame:room:{room}")
+    heard: list[dict[str, Any]] = []
+
+    async def hear() -> None:
+        async for message in channel.listen():
+            if message["type"] == "message":
+                heard.append(json.loads(message["data"]))
+
+    hearing = asyncio.create_task(hear())
+    ann = await Client.connect(cluster[0].url, room)  # the owner's own socket
+    clients = [ann]
+    try:
+        await ann.join("Ann")
+        await ann.start()
+        await ann.wait_update(lambda s: s["phase"] == "playing")
+        for _ in range(2):
+            await take_a_set(ann)
+        await asyncio.sleep(0.3)
+        assert heard == [], heard  # no mirror anywhere: nothing published
+        played = ann.version
+        bob = await Client.connect(cluster[1].url, room)  # a mirror opens on the second
+        clients.append(bob)
+        await bob.join("Bob")  # relayed to the owner, published to the mirror
+        await take_a_set(ann)
+        await synced(clients)
+        kinds = [m["k"] for m in heard]
+        assert kinds[0] == "at" and heard[0]["v"] >= played, heard[:3]
+        assert kinds.count("act") >= 2, kinds  # Bob's join and Ann's set, at least
+        assert bob.version == ann.version > played
+    finally:
+        await close_all(clients)
+        hearing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await hearing
+        await channel.aclose()
+        await listener.aclose()
+
+
+def test_a_mirror_behind_the_owners_mark_reads_the_rest_from_the_database() -> None:
+    """The owner's mark of where a room is (sent when a mirror starts following it): a
+    mirror at that version, or past it, goes on; one behind it, or on another game, reads
+    the log (``_follow_now`` False: ``Node._follow_from_database``)."""
+    from types import SimpleNamespace
+
+    from setgame.server.cluster.node import _follow_now
+
+    mirror = cast(MirrorRoom, SimpleNamespace(game_id="g1", version=7))
+    mark = {"k": "at", "room": "r", "game": "g1"}
+    assert _follow_now(mirror, mark | {"v": 7})
+    assert _follow_now(mirror, mark | {"v": 5})
+    assert not _follow_now(mirror, mark | {"v": 8})
+    assert not _follow_now(mirror, mark | {"game": "g2", "v": 3})

@@ -24,11 +24,12 @@ PG_TRIPS_PER_ACTION = 1.5
 """One grouped commit per action at most when the actions come one at a time (a group of
 several rooms' actions shares one), plus slack for what a round adds (a new deal is an
 action too)."""
-REDIS_TRIPS_PER_ACTION = 1.5
-"""One pipelined publish per action when nobody else acts meanwhile (several rooms' actions
-committed together share one), plus slack for the lease checks that fall in the span (the
-idle span's rate is taken away, but a busy machine makes both noisy). Before issue 22:
-PostgreSQL 4.0, Redis 0.9 (a publish per action, never shared)."""
+REDIS_TRIPS_PER_ACTION = 0.3
+"""None for a room that no other process mirrors (the owner publishes only what a mirror
+follows, ``docs/cluster.md``, "Who hears a room"), plus slack for the lease checks that fall
+in the span (the idle span's rate is taken away, but a busy machine makes both noisy).
+Before issue 22: PostgreSQL 4.0, Redis 0.9 (a publish per action, never shared); then one
+pipelined publish per action (0.95) until the owner published only followed rooms."""
 SETS = 16
 IDLE_SECONDS = 3.0
 """The idle span measured: several lease checks (every 0.75 s), whatever the actions took."""

@@ -81,6 +81,11 @@ REDIS_CONNECTIONS: Final = 100
 """Connections to Redis at most (besides the subscription and the publisher's own)."""
 PUBLISH_BATCH: Final = 500
 """At most this many messages in one pipeline to Redis (a bounded request)."""
+WATCH_SECONDS: Final = 10.0
+"""An owner publishes a room's actions, chat, presence and ratings while a mirror of it on
+another process said it follows them within this many seconds (each mirror says so at
+every lease check, 0.75 s): with room affinity most rooms have no mirror, and their
+actions then cost Redis nothing (``docs/cluster.md``, "Who hears a room")."""
 CLOSE_MOVED: Final = 1012
 """Close code (service restart) for a room's sockets when its owner changes here: the
 client reconnects, to any process, with its version."""
@@ -217,6 +222,7 @@ class Node:
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._buffer: dict[str, list[dict[str, Any]]] = {}  # mirrors being opened
         self._published: dict[str, str] = {}  # room -> the game its last message was of
+        self._watched: dict[str, float] = {}  # owned room -> when a mirror last followed it
         self._tasks: list[asyncio.Task[Any]] = []
         self._handlers: set[asyncio.Task[Any]] = set()
         self._renewed = time.monotonic()
@@ -319,6 +325,9 @@ class Node:
             await self.let_go(rid)
             return None
         self._published[rid] = room.game_id
+        # the previous owner's mirrors follow it still: published to until their watches,
+        # now sent here, lapse (WATCH_SECONDS)
+        self._watched[rid] = time.monotonic()
         # the mirrors relay to this process from now on, without waiting for their watch
         self._send(room_channel(rid), {"k": "owner", "room": rid, "owner": self.me})
         log.info("cluster: room %s taken over at version %d", rid, room.version)
@@ -381,6 +390,8 @@ class Node:
     async def _mirror(self, rid: str, owner: str | None) -> Room | None:
         self._buffer[rid] = []
         await self.pubsub.subscribe(room_channel(rid))
+        if owner is not None:  # subscribed first: what the owner publishes from now on comes
+            self._send(process_channel(owner), {"k": "watch", "rooms": [rid]})
         try:
             record = await snapshot(self.storage, rid)
             if record is None:
@@ -428,22 +439,50 @@ class Node:
         else:
             self.storage.release_room(room.id)
             self._published.pop(room.id, None)
+            self._watched.pop(room.id, None)
 
     async def let_go(self, rid: str) -> None:
         self.storage.release_room(rid)
         self._published.pop(rid, None)
+        self._watched.pop(rid, None)
         with contextlib.suppress(Exception):
             await self.leases.release(rid)
 
     # --- the owner's side: publish commits, answer relayed requests ------------------
 
+    def _watching(self, rid: str) -> bool:
+        """Whether a mirror on another process follows the owned room ``rid``."""
+        since = self._watched.get(rid)
+        return since is not None and time.monotonic() - since < WATCH_SECONDS
+
+    def _followed(self, message: dict[str, Any]) -> None:
+        """A mirror elsewhere follows these rooms of this process (``_mirror``, ``_share``):
+        their messages are published from now on. A room that was not published gets a
+        mark of its version first (a mirror behind it reads the rest from the database)
+        and who is online."""
+        rooms = message.get("rooms")
+        for rid in rooms[:PUBLISH_BATCH] if isinstance(rooms, list) else []:
+            room = self.rooms.rooms.get(str(rid))
+            if not isinstance(room, OwnedRoom):
+                continue
+            fresh = not self._watching(room.id)
+            self._watched[room.id] = time.monotonic()
+            if fresh:
+                mark = {"k": "at", "room": room.id, "game": room.game_id, "v": room.version}
+                self._send(room_channel(room.id), mark)
+                self.tell_online(room)
+
     def published(self, room: Room) -> None:
-        """After each commit of an owned room (``Room.on_change``): publish the action."""
+        """After each commit of an owned room (``Room.on_change``): publish the action,
+        if a mirror follows the room."""
         if room.broken or not room.game.log:
             return
         rid = room.id
-        if self._published.get(rid) != room.game_id:  # a new game: mirrors read it whole
-            self._published[rid] = room.game_id
+        new_game = self._published.get(rid) != room.game_id
+        self._published[rid] = room.game_id
+        if not self._watching(rid):
+            return
+        if new_game:  # mirrors read it whole
             self._send(room_channel(rid), {"k": "game", "room": rid, "v": room.version})
             return
         action = room.game.log[-1]
@@ -465,10 +504,13 @@ class Node:
 
     def said(self, room: Room, line: dict[str, Any]) -> None:
         """A chat line the owner stored: every mirror sends it to its own sockets."""
-        self._send(room_channel(room.id), {"k": "chat", "room": room.id, "line": line})
+        if self._watching(room.id):
+            self._send(room_channel(room.id), {"k": "chat", "room": room.id, "line": line})
 
     def tell_online(self, room: OwnedRoom) -> None:
         """Who is connected, on any process: the mirrors show it in their views."""
+        if not self._watching(room.id):
+            return
         online = sorted(p for p in room.connected() if p is not None)
         self._send(room_channel(room.id), {"k": "online", "room": room.id, "players": online})
 
@@ -476,7 +518,8 @@ class Node:
         """A finished game's rating changes (``players.py`` tells the owner only): every
         mirror sends them to its own sockets and to those greeted later, as the owner does."""
         message = {"k": "ratings", "room": room.id, "ratings": p.encode(ratings)}
-        self._send(room_channel(room.id), message)
+        if self._watching(room.id):
+            self._send(room_channel(room.id), message)
 
     async def _answer(self, request: dict[str, Any]) -> None:
         self.storage.metrics.relay("answered")
@@ -591,6 +634,8 @@ class Node:
             future = self._waiting.get(int(message.get("id") or 0))
             if future is not None and not future.done():
                 future.set_result(message)
+        elif kind == "watch":
+            self._followed(message)
         elif kind in ("req", "handover"):
             answer = self._answer if kind == "req" else self._hand_over
             task = asyncio.create_task(answer(message))
@@ -657,8 +702,15 @@ class Node:
         the rooms and watchers; share the public list."""
         mirrors = [r for r in self.rooms.rooms.values() if isinstance(r, MirrorRoom)]
         owners = await self.leases.owners([r.id for r in mirrors])
+        followed: dict[str, list[str]] = {}
         for mirror, owner in zip(mirrors, owners, strict=True):
             mirror.set_owner(owner)
+            if owner is not None:
+                followed.setdefault(owner, []).append(mirror.id)
+        for owner, rids in followed.items():  # each owner publishes only what is followed
+            for start in range(0, len(rids), PUBLISH_BATCH):
+                message = {"k": "watch", "rooms": rids[start : start + PUBLISH_BATCH]}
+                self._send(process_channel(owner), message)
         self._free = [m.id for m, o in zip(mirrors, owners, strict=True) if o is None]
         here = list(self.rooms.rooms.values())
         owned_here: list[Room] = [r for r in here if isinstance(r, OwnedRoom)]
@@ -844,6 +896,8 @@ def _follow_now(room: MirrorRoom, message: dict[str, Any]) -> bool:
     kind = message["k"]
     if kind in ("gone", "owner"):
         room.set_owner(message.get("owner"))
+    elif kind == "at":  # where the owner is: nothing to do unless this mirror is behind
+        return message.get("game") == room.game_id and int(message["v"]) <= room.version
     elif kind == "online":
         room.elsewhere_online([str(p) for p in message.get("players", [])])
     elif kind == "ratings":
