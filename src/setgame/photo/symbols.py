@@ -95,33 +95,37 @@ def symbols(rgb: NDArray[Any]) -> list[Symbol]:
     contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [],
                                   strict=True) if h[3] < 0]  # fmt: skip
-    found = []
-    least = 0.01 * max(rgb.shape[:2])
-    for contour in contours:
-        shape = _shape(contour)
-        if shape is None:
-            continue
-        centre, axis, length, width = shape
-        if not least <= length <= 0.3 * max(rgb.shape[:2]) or width < 3:
-            continue
-        if not 0.25 <= width / length <= 0.65:
-            continue
-        if cv2.contourArea(contour) < 0.4 * length * width:
-            continue
-        # the blob and a ring around it, in a window of the photo around it
-        margin = max(2, round(0.05 * length))
-        x, y, w, h = cv2.boundingRect(contour)
-        x0, y0 = max(x - margin - 1, 0), max(y - margin - 1, 0)
-        window = (slice(y0, y + h + margin + 1), slice(x0, x + w + margin + 1))
-        blob = np.zeros(ink[window].shape, np.uint8)
-        cv2.drawContours(blob, [contour - np.array([x0, y0])], -1, 1, cv2.FILLED)  # filled
-        ring = cv2.dilate(blob, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > blob
-        if paper[window][ring].mean() < 0.7:
-            continue  # not ink on paper: a cloth's pattern, a box's print
-        inside = (blob > 0) & (ink[window] > 0)
-        hue = np.array([a[window][inside].mean(), b[window][inside].mean()])
-        found.append(Symbol(centre, axis, length, width, hue))
-    return found
+    size = max(rgb.shape[:2])
+    marks = (_symbol(contour, ink, paper, a, b, size) for contour in contours)
+    return [mark for mark in marks if mark is not None]
+
+
+def _symbol(contour: NDArray[Any], ink: NDArray[Any], paper: NDArray[Any], a: NDArray[Any],
+            b: NDArray[Any], size: int) -> Symbol | None:  # fmt: skip
+    """The ink region ``contour`` as a symbol, or None when it is not shaped like one (2-4
+    times as long as wide, filling much of its box, of a size a card's symbol has in a
+    photo ``size`` pixels on its long side) or not ringed by ``paper``."""
+    shape = _shape(contour)
+    if shape is None:
+        return None
+    centre, axis, length, width = shape
+    if not 0.01 * size <= length <= 0.3 * size or width < 3:
+        return None
+    if not 0.25 <= width / length <= 0.65 or cv2.contourArea(contour) < 0.4 * length * width:
+        return None
+    # the blob (filled: an open symbol's outline) and a ring around it, in a window
+    margin = max(2, round(0.05 * length))
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(x - margin - 1, 0), max(y - margin - 1, 0)
+    window = (slice(y0, y + h + margin + 1), slice(x0, x + w + margin + 1))
+    blob = np.zeros(ink[window].shape, np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x0, y0])], -1, 1, cv2.FILLED)
+    ring = cv2.dilate(blob, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > blob
+    if paper[window][ring].mean() < 0.7:
+        return None  # not ink on paper: a cloth's pattern, a box's print
+    inside = (blob > 0) & (ink[window] > 0)
+    hue = np.array([a[window][inside].mean(), b[window][inside].mean()])
+    return Symbol(centre, axis, length, width, hue)
 
 
 def _shape(contour: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], float, float] | None:
