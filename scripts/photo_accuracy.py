@@ -226,20 +226,34 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+PARTS = ["rendered", "harder", "boards", "crops"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="rendered photos per kind")
     parser.add_argument("--tuning", action="store_true", help="the tuning part instead")
     parser.add_argument("--first", type=int, help="the first seed (default: 0 with --tuning, "
                         "else 1000); seeds 0-9 are the tuning part, 1000 and up measured")
-    parser.add_argument("--only", nargs="*", default=["rendered", "boards", "crops"])
-    parser.add_argument("--kinds", nargs="*", default=list(KINDS))
-    parser.add_argument("--harder-kinds", nargs="*", default=list(harder.KINDS))
+    parser.add_argument("--only", nargs="*", choices=PARTS,
+                        help="the parts measured (default: rendered, boards, crops)")
+    parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument("--harder-kinds", nargs="*", default=list(harder.KINDS),
+                        choices=list(harder.KINDS))
     parser.add_argument("--cache", type=Path, help="keep the made-up photos here")
     parser.add_argument("--misses", action="store_true", help="list every card read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     first = args.first if args.first is not None else 0 if args.tuning else 1000
+    real = {"boards", "crops"} & set(args.only or ())
+    if real and not PHOTOS.exists():  # asked for by name: not to be left out in silence
+        parser.error(f"no labelled photos at {str(PHOTOS)!r} for {sorted(real)}: "
+                     "set SETGAME_PHOTOS")
+    if args.only is None:
+        args.only = ["rendered", "boards", "crops"]
+        if not PHOTOS.exists():
+            print(f"photo_accuracy: no labelled photos at {str(PHOTOS)!r} (set SETGAME_PHOTOS):"
+                  " the real boards and crops are left out", file=sys.stderr)
     seeds = range(first, first + args.seeds)
     tallies: dict[str, Tally] = {}
     if "rendered" in args.only:
