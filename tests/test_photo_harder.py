@@ -189,7 +189,8 @@ def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     place, its long side along the card's; in a hard shadow too (0.45 of the light left
     on the card, the table beside it in full light: the symbols' ink is dimmed with the
     paper, and its chroma falls under what ink has in full light)."""
-    from setgame.photo.symbols import found, proposed
+    from setgame.photo.find import searched
+    from setgame.photo.symbols import proposed, symbols
 
     photo = np.full((900, 1200, 3), 238, np.uint8)
     card = face(CARDS[parse_card("3GTO")], Printing(), 400)  # 256 x 400, upright
@@ -200,7 +201,8 @@ def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
     cv2.warpPerspective(card, matrix, (1200, 900), photo, borderMode=cv2.BORDER_TRANSPARENT)
     photo[:, 380:] = (photo[:, 380:] * light).astype(np.uint8)  # the card's side of the table
-    outlines = proposed(found(photo), [])
+    small, scale = searched(photo)
+    outlines = proposed((symbols(small), scale), [])
     assert len(outlines) == 1
     outline, count = outlines[0]
     assert count == 3

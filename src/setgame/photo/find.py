@@ -47,15 +47,20 @@ class Candidate:
     score: float
 
 
-def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], list[Quad], float]:
-    """The card-like outlines of ``rgb``, best first, without overlaps; the outlines of
-    blocks (four-sided regions of any proportions and larger: cards laid edge to edge with
-    no seam seen, :func:`setgame.photo.grid.split_blocks`); and the scale from the searched
-    image to ``rgb`` (multiply a quad by it)."""
+def searched(rgb: NDArray[Any]) -> tuple[NDArray[Any], float]:
+    """``rgb`` at :data:`SEARCH` pixels on its long side at most, where outlines and symbols
+    are looked for, and the scale from it to ``rgb`` (multiply a quad by it)."""
     scale = max(rgb.shape[:2]) / SEARCH if max(rgb.shape[:2]) > SEARCH else 1.0
     small = rgb if scale == 1.0 else cv2.resize(
         rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
         interpolation=cv2.INTER_AREA)  # fmt: skip
+    return small, scale
+
+
+def candidates(small: NDArray[Any]) -> tuple[list[Candidate], list[Quad]]:
+    """The card-like outlines of ``small`` (the photo :func:`searched`), best first, without
+    overlaps; and the outlines of blocks (four-sided regions of any proportions and larger:
+    cards laid edge to edge with no seam seen, :func:`setgame.photo.grid.split_blocks`)."""
     found: list[Candidate] = []
     blocks: list[Candidate] = []
     for index, mask in enumerate(masks(small)):
@@ -64,7 +69,7 @@ def candidates(rgb: NDArray[Any]) -> tuple[list[Candidate], list[Quad], float]:
         cards, more = outlines(mask, penalty=0.1 if index == 3 else 0.0)
         found.extend(cards)
         blocks.extend(more)
-    return separate(found), [block.quad for block in separate(blocks)], scale
+    return separate(found), [block.quad for block in separate(blocks)]
 
 
 def masks(rgb: NDArray[Any]) -> list[NDArray[Any]]:

@@ -133,7 +133,7 @@ SEEDED: Final = (0.55, 2.2)
 def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
                marks: tuple[list[Symbol], float]) -> Found:  # fmt: skip
     """``found`` with the cards found around groups of the symbols ``marks`` on no card
-    found (:func:`setgame.photo.symbols.found`), each held to what a proposed neighbour is
+    found (:func:`setgame.photo.symbols.proposed`), each held to what a proposed neighbour is
     (:func:`_place`), its border's paper its own (no card found proposed it) but paper
     in the photo's light made neutral (``gains``), and of about the size of the cards
     found (:data:`SEEDED`); read as many symbols as were grouped, it may be a little less

@@ -103,13 +103,15 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         light_gains,
         overlapping,
         paper_like,  # fmt: skip
+        searched,
         upright,
         warp,
     )
     from setgame.photo.grid import by_symbols, grow, split_blocks
-    from setgame.photo.symbols import found as symbols_found
+    from setgame.photo.symbols import symbols
 
-    found, blocks, search_scale = candidates(rgb)
+    small, search_scale = searched(rgb)  # outlines and symbols are looked for here
+    found, blocks = candidates(small)
     gains = light_gains(rgb[::8, ::8])
     read: list[tuple[Any, CardReading]] = []
     plain: dict[int, bool] = {}  # by id of the quad: whether its border is plain paper
@@ -129,7 +131,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     # cards no mask outlined, or outlined askew (across two cards, a corner cut off): each
     # proposed around its symbols and held to a proposed neighbour's checks, a candidate
     # like the masks' outlines, and a plain one
-    marks = symbols_found(rgb)
+    marks = (symbols(small), search_scale)
     whole = [pair for pair in read if plain[id(pair[0])]]
     for quad, reading in by_symbols(rgb, whole, gains, marks)[len(whole):]:
         read.append((quad, reading))

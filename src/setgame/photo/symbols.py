@@ -54,19 +54,10 @@ class Symbol:
     hue: NDArray[Any]
 
 
-def found(rgb: NDArray[Any]) -> tuple[list[Symbol], float]:
-    """The symbols of ``rgb`` (:func:`symbols`, looked for at 1,000 pixels on the long
-    side) and the scale from those pixels to ``rgb``'s."""
-    scale = max(rgb.shape[:2]) / 1000 if max(rgb.shape[:2]) > 1000 else 1.0
-    small = rgb if scale == 1.0 else cv2.resize(
-        rgb, (round(rgb.shape[1] / scale), round(rgb.shape[0] / scale)),
-        interpolation=cv2.INTER_AREA)  # fmt: skip
-    return symbols(small), scale
-
-
 def proposed(marks: tuple[list[Symbol], float], taken: list[Quad]) -> list[tuple[Quad, int]]:
     """Card outlines (in the photo's pixels, 4 x 2) around the groups of symbols ``marks``
-    (:func:`found`) that lie on none of the outlines ``taken``, largest groups first, each
+    (:func:`symbols` of the photo :func:`setgame.photo.find.searched`, and the scale from it
+    to the photo) that lie on none of the outlines ``taken``, largest groups first, each
     with the number of symbols in its group."""
     every, scale = marks
     free = [s for s in every if not any(_inside(quad / scale, s.centre) for quad in taken)]
