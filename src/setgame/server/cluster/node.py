@@ -517,8 +517,8 @@ class Node:
     def tell_ratings(self, room: OwnedRoom, ratings: p.Ratings) -> None:
         """A finished game's rating changes (``players.py`` tells the owner only): every
         mirror sends them to its own sockets and to those greeted later, as the owner does."""
-        message = {"k": "ratings", "room": room.id, "ratings": p.encode(ratings)}
-        if self._watching(room.id):
+        if self._watching(room.id):  # encoded only for a mirror to hear
+            message = {"k": "ratings", "room": room.id, "ratings": p.encode(ratings)}
             self._send(room_channel(room.id), message)
 
     async def _answer(self, request: dict[str, Any]) -> None:
