@@ -217,7 +217,16 @@ function addDecks() {
   }
 }
 
-await init({ cards: true });
+// A tap on one of the play buttons counts from the first paint: on a slow phone it waits for
+// the page's words (so any refusal is in the page language) instead of being lost.
+const ready = init({ cards: true });
+for (const b of document.querySelectorAll("button[data-play]")) {
+  b.addEventListener("click", async () => {
+    await ready;
+    createRoom(QUICK[b.dataset.play], document.querySelector("#play-error"));
+  });
+}
+await ready;
 addDecks();
 addVariants();
 for (const b of document.querySelectorAll("[data-preset]")) {
@@ -225,9 +234,6 @@ for (const b of document.querySelectorAll("[data-preset]")) {
 }
 form.addEventListener("input", syncForm);
 form.addEventListener("submit", create);
-for (const b of document.querySelectorAll("button[data-play]")) {
-  b.addEventListener("click", () => createRoom(QUICK[b.dataset.play], document.querySelector("#play-error")));
-}
 syncForm();
 refresh();
 setInterval(refresh, 5000);
