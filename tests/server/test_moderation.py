@@ -503,13 +503,38 @@ def test_a_bad_report_is_refused_quoting_it(
         assert quoted in answer.json()["message"]
 
 
+def test_the_same_report_twice_is_one_in_the_queue(mod: TestClient) -> None:
+    """A double click on "Report" sent two; the moderators read it twice. The same report
+    (line or player, reason, address, account) while one is open is answered 200 "already",
+    not queued; another reason, or the same once the first is closed, is a new one."""
+    bob = Browser(mod)
+    with bob as client:
+        room, socket = room_with(client, "Bob")
+        with socket as ws:
+            seat(ws, "Bob")
+            line = say(ws, "rude words")["messages"][0]
+        body = {"room": room, "line": line["seq"], "reason": "rude"}
+        first, again = (client.post("/api/reports", json=body) for _ in range(2))
+        assert (first.status_code, again.status_code) == (201, 200)
+        assert again.json() == {"reported": True, "already": True}
+        other = client.post("/api/reports", json=body | {"reason": "spam"})
+        assert other.status_code == 201
+    queue = mod.get("/api/moderation/reports").json()["reports"]
+    assert sorted(r["reason"] for r in queue) == ["rude", "spam"]
+    for report in queue:
+        mod.post(f"/api/moderation/reports/{report['id']}/close")
+    with bob as client:
+        assert client.post("/api/reports", json=body).status_code == 201  # reported anew
+
+
 def test_reports_are_rate_limited_per_address(db: Path) -> None:
     with server(db) as client:
         room = client.post("/api/rooms", json={}).json()["id"]
-        body = {"room": room, "name": "Bob", "reason": "spam"}
         answers = [
-            client.post("/api/reports", json=body).status_code for _ in range(REPORT_BURST + 2)
+            client.post("/api/reports", json={"room": room, "name": "Bob", "reason": f"spam {i}"})
+            for i in range(REPORT_BURST + 2)
         ]
-        assert answers == [201] * REPORT_BURST + [429, 429]
+        assert [a.status_code for a in answers] == [201] * REPORT_BURST + [429, 429]
+        body = {"room": room, "name": "Bob", "reason": "spam"}
     with server(db, address="192.0.2.9") as other:  # another address still reports
         assert other.post("/api/reports", json=body).status_code == 201

@@ -9,6 +9,7 @@ quoting it; a cross-site one (another ``Origin``) with 403 ``bad_origin``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Annotated, Any, Final, Literal, TypeVar
@@ -434,8 +435,23 @@ async def report(request: Request) -> Response:
         "reason": reason, "reporter": account.name if account else None, "address": host,
         "created": time.time(),
     }  # fmt: skip
-    await storage.write((reports.insert().values(values), {}))
+    async with request.app.state.reporting:  # a double click's two requests: one report
+        if await _already_open(storage, values):
+            return JSONResponse({"reported": True, "already": True})
+        await storage.write((reports.insert().values(values), {}))
     return JSONResponse({"reported": True}, status_code=201)
+
+
+async def _already_open(storage: Storage, values: dict[str, Any]) -> bool:
+    """The same report (of the same line or player, for the same reason, from the same
+    address and account) is in the queue still: another would only repeat it there."""
+    same = [
+        reports.c[key].is_(None) if values[key] is None else reports.c[key] == values[key]
+        for key in ("room", "game", "line", "name", "reason", "reporter", "address")
+    ]
+    query = sa.select(reports.c.id).where(reports.c.closed.is_(None), *same).limit(1)
+    async with storage.reading() as conn:
+        return await conn.scalar(query) is not None
 
 
 def _reporter(request: Request, host: str) -> TokenBucket:
@@ -491,3 +507,4 @@ def open_moderation(app: Any, storage: Storage) -> None:
     """At start, once the database is open."""
     app.state.bans = Bans(storage)
     app.state.reporters = {}
+    app.state.reporting = asyncio.Lock()

@@ -129,7 +129,16 @@ export class Chat {
   async sendReport() {
     const line = this.reported;
     const reason = this.dialog.querySelector("[data-report-reason]").value.trim();
-    if (!line || !reason) return;
+    if (!line || !reason || this.reporting) return; // a double click sends it once
+    this.reporting = true;
+    try {
+      await this.postReport(line, reason);
+    } finally {
+      this.reporting = false;
+    }
+  }
+
+  async postReport(line, reason) {
     const body = { room: this.room, game: line.game, line: line.seq, reason };
     const response = await fetch("/api/reports", {
       method: "POST",
