@@ -28,6 +28,7 @@ from server.test_restart import close_all, synced, take_a_set
 from setgame.server.chat import chat_of, stored_lines
 from setgame.server.chat_tables import chat_lines
 from setgame.server.client import Client, Disconnected, create_room, table_sets
+from setgame.server.cluster.lease import owner_key, process_channel
 from setgame.server.cluster.mirror import MirrorChat, MirrorRoom
 from setgame.server.cluster.node import ranked_first
 from setgame.server.protocol import RoomSettings
@@ -918,6 +919,61 @@ async def test_an_owner_publishes_a_room_only_while_a_mirror_follows_it(
             await hearing
         await channel.aclose()
         await listener.aclose()
+
+
+async def test_a_watch_that_makes_no_sense_is_ignored_and_the_owner_serves_on(
+    cluster: list[LiveServer], redis_url: str
+) -> None:
+    """``watch`` on a process's channel comes from another process of the cluster, but is read
+    as any input: not JSON, not an object, rooms not a list, ids of no room or not text, and
+    100,000 ids at once (only the first ``PUBLISH_BATCH`` are looked at) start nothing; the
+    owner keeps serving, and a good ``watch`` still starts the room's publishing."""
+    room = await create_room(cluster[0].url, no_set="auto")
+    redis = aioredis.from_url(redis_url)
+    channel = redis.pubsub()
+    await channel.subscribe(f"setgame:room:{room}")
+    heard: list[dict[str, Any]] = []
+
+    async def hear() -> None:
+        async for message in channel.listen():
+            if message["type"] == "message":
+                heard.append(json.loads(message["data"]))
+
+    hearing = asyncio.create_task(hear())
+    ann = await Client.connect(cluster[0].url, room)
+    try:
+        owner = (await redis.get(owner_key(room))).decode()
+        junk = [
+            b"not json",
+            b"[1, 2]",
+            json.dumps({"k": "watch"}),
+            json.dumps({"k": "watch", "rooms": room}),
+            json.dumps({"k": "watch", "rooms": [None, {"id": room}, 7, "nope"]}),
+            json.dumps({"k": "watch", "rooms": [f"r{i}" for i in range(100_000)] + [room]}),
+        ]
+        for message in junk:
+            await redis.publish(process_channel(owner), message)
+        await ann.join("Ann")
+        await ann.start()
+        await ann.wait_update(lambda s: s["phase"] == "playing")
+        await take_a_set(ann)
+        await asyncio.sleep(0.5)
+        assert heard == [], heard[:3]
+        await redis.publish(process_channel(owner), json.dumps({"k": "watch", "rooms": [room]}))
+        await take_a_set(ann)
+        for _ in range(50):
+            if any(m["k"] == "act" for m in heard):
+                break
+            await asyncio.sleep(0.1)
+        kinds = [m["k"] for m in heard]
+        assert kinds[0] == "at" and "act" in kinds, heard[:3]
+    finally:
+        await close_all([ann])
+        hearing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await hearing
+        await channel.aclose()
+        await redis.aclose()
 
 
 def test_a_mirror_behind_the_owners_mark_reads_the_rest_from_the_database() -> None:

@@ -7,10 +7,15 @@ and an action acknowledged there survives a ``kill -9`` of its new owner."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
 
 from server.test_cluster import cluster_db, lease_of, stored_log  # noqa: F401 (a fixture)
 from server.test_cluster_caps import counted, two
@@ -38,14 +43,51 @@ async def relays(server: str) -> float:
     return float(sent[0].rsplit(" ", 1)[1]) if sent else 0.0
 
 
+class Heard:
+    """What is published on rooms' Redis channels (``docs/cluster.md``)."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis = aioredis.from_url(redis_url)
+        self.channel = self.redis.pubsub()
+        self.messages: list[dict[str, Any]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def subscribe(self, room: str) -> None:
+        await self.channel.subscribe(f"setgame:room:{room}")
+        self.task = self.task or asyncio.create_task(self._hear())
+
+    async def _hear(self) -> None:
+        async for message in self.channel.listen():
+            if message["type"] == "message":
+                self.messages.append(json.loads(message["data"]))
+
+
+@contextlib.asynccontextmanager
+async def heard_on(redis_url: str) -> AsyncIterator[Heard]:
+    heard = Heard(redis_url)
+    try:
+        yield heard
+    finally:
+        if heard.task is not None:
+            heard.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heard.task
+        await heard.channel.aclose()
+        await heard.redis.aclose()
+
+
 async def test_a_room_moves_to_its_first_players_process_and_plays_there(
     cluster_db: str, redis_url: str, tmp_path: Path  # noqa: F811
 ) -> None:
     env = AFFINITY | {"SETGAME_METRICS": "1"}
-    async with two(cluster_db, redis_url, tmp_path, **env) as (creator, reached):
+    async with (
+        two(cluster_db, redis_url, tmp_path, **env) as (creator, reached),
+        heard_on(redis_url) as heard,
+    ):
         made = await post(creator.url)
         assert made.status_code == 201, made.text
         room = made.json()["id"]
+        await heard.subscribe(room)
         first_owner = await lease_of(redis_url, room)
         assert first_owner is not None
         clients = []
@@ -63,6 +105,8 @@ async def test_a_room_moves_to_its_first_players_process_and_plays_there(
             await synced(clients)
             acknowledged = clients[0].version
             assert await relays(reached.url) == 0  # played on the owner: nothing relayed
+            # and nothing published for mirrors: there is none (only who owns it now)
+            assert {m["k"] for m in heard.messages} <= {"owner"}, heard.messages[:3]
             # the creator's address still holds its one room, past the time a count that
             # nobody renews runs out: another room is refused on either process
             await asyncio.sleep(QUOTA_MS / 1000 + 1.0)

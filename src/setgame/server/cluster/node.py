@@ -317,7 +317,10 @@ class Node:
             owner = await self.leases.owner(rid)
         return await self._mirror(rid, owner)
 
-    async def _take_over(self, rid: str) -> Room | None:
+    async def _take_over(self, rid: str, followed: bool = True) -> Room | None:
+        """Own ``rid`` from its stored log. ``followed``: mirrors elsewhere may follow it
+        still (the previous owner's); False after a handover, which only happens when
+        nobody is connected to the room on any process (``_movable``)."""
         await self.storage.take_room(rid, self.me)
         record = await self.storage.room_record(rid)  # read after the token is committed
         room = None if record is None else self.rooms._revive(record)
@@ -325,9 +328,8 @@ class Node:
             await self.let_go(rid)
             return None
         self._published[rid] = room.game_id
-        # the previous owner's mirrors follow it still: published to until their watches,
-        # now sent here, lapse (WATCH_SECONDS)
-        self._watched[rid] = time.monotonic()
+        if followed:  # published to until the mirrors' watches, now sent here, lapse
+            self._watched[rid] = time.monotonic()
         # the mirrors relay to this process from now on, without waiting for their watch
         self._send(room_channel(rid), {"k": "owner", "room": rid, "owner": self.me})
         log.info("cluster: room %s taken over at version %d", rid, room.version)
@@ -341,7 +343,9 @@ class Node:
         answer = await self._ask(owner, {"k": "handover", "room": rid}, HANDOVER_SECONDS)
         if not answer or not answer.get("ok") or not await self.leases.acquire(rid):
             return None
-        room = await self._take_over(rid)
+        # nobody was connected anywhere (_movable): no mirror to publish to; one that opens
+        # later says so with its watch
+        room = await self._take_over(rid, followed=False)
         creator = answer.get("creator")
         if room is not None and isinstance(creator, str):
             room.creator = creator  # its address's cap counts it here now (quota.tick)
