@@ -168,7 +168,9 @@ def test_blossoms_of_a_flowered_cloth_are_not_cards() -> None:
 @pytest.mark.parametrize(("kind", "seed", "before", "now"), [
     ("touching", 6, 1, 8),  # a block whose rows are shifted and whose corner a box covers
     ("tablecloth", 4, 5, 9),  # cards on a striped cloth whose white stripes run into them
-    ("webcam", 4, 2, 4),  # blurred cards on a white table: no outline closes
+    # blurred cards on a white table: no outline closes (a fourth was read by a second
+    # guess, right; a card read twice is now left out)
+    ("webcam", 4, 2, 3),
     # outlines across two cards read (wrongly) as cards, in the way of the cards under
     # them: the outlines around the symbols are plain and win
     ("touching", 9, 1, 6),
