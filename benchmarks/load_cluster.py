@@ -171,7 +171,9 @@ def service_pids(db: str, redis: str) -> tuple[tuple[str, int], ...]:
 
 
 def service_counters(db: str, redis: str) -> dict[str, float]:
-    """PostgreSQL's commits and WAL bytes, Redis's commands and bytes in and out so far."""
+    """PostgreSQL's commits, WAL bytes and WAL flushes (``fsync`` or its like: what a commit
+    waits for on the disk; concurrent commits share one), Redis's commands and bytes in and
+    out so far."""
     import asyncpg
     import redis as sync_redis
 
@@ -181,10 +183,14 @@ def service_counters(db: str, redis: str) -> dict[str, float]:
             commits = await conn.fetchval(
                 "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
             )
-            wal = await conn.fetchval("SELECT wal_bytes FROM pg_stat_wal")
+            wal = await conn.fetchrow("SELECT wal_bytes, wal_sync FROM pg_stat_wal")
         finally:
             await conn.close()
-        return {"pg_commits": float(commits), "pg_wal_bytes": float(wal)}
+        return {
+            "pg_commits": float(commits),
+            "pg_wal_bytes": float(wal["wal_bytes"]),
+            "pg_wal_syncs": float(wal["wal_sync"]),
+        }
 
     client = sync_redis.Redis.from_url(redis)
     try:

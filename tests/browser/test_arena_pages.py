@@ -129,9 +129,13 @@ def test_a_signed_in_player_creates_an_arena_with_the_form(
     form.locator("select[name=room_size]").select_option("3")
     form.locator("select[name=starts_in]").select_option("0")
     form.locator("select[name=game_minutes]").select_option("5")
-    page.click("[data-arena-create]")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.dblclick("[data-arena-create]")  # a double click makes one arena
     share = page.locator("[data-arena-share]")
     expect(share).to_be_visible()
+    expect(page.locator("[data-arena-create]")).to_be_enabled()
+    assert [url.rsplit("/", 2)[-2:] for url in posts] == [["api", "arenas"]], posts
     link = share.locator(".link").input_value()
     assert re.fullmatch(rf"{arena_server}/arena/[\w-]+", link), link
     page.click("[data-arena-open]")

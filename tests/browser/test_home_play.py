@@ -60,19 +60,23 @@ def test_one_tap_plays_against_the_computer_solo_or_with_friends(
 def test_a_tap_before_the_page_has_its_words_still_plays(live_server: str, new_page: Any) -> None:
     """On a slow phone the play buttons are on screen before the page's words arrive; a tap
     then waits for them and plays (it was lost: the buttons listened only once the words were
-    in, and CI once clicked in that gap)."""
+    in, and CI once clicked in that gap). A double tap makes one room, not two (a second
+    would count against the address's cap of open rooms)."""
     page = new_page()
     held: list[Any] = []
     page.route("**/i18n/*.json", lambda route: held.append(route))
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     page.goto(f"{live_server}/")
     while not held:
         page.wait_for_timeout(20)
-    page.click("[data-play=friends]")
+    page.dblclick("[data-play=friends]")
     page.wait_for_timeout(300)
-    assert not ROOM.search(page.url)  # nothing to play with yet: the tap waits
+    assert not ROOM.search(page.url)  # nothing to play with yet: the taps wait
     for route in held:
         route.continue_()
     page.wait_for_url(ROOM)
+    assert [url.rsplit("/", 2)[-2:] for url in posts] == [["api", "rooms"]], posts
 
 
 def test_home_shows_who_is_online_and_the_header_links_the_leaderboard(

@@ -158,3 +158,27 @@ def test_computer_opponents_are_players(live_server: str, new_page: Any) -> None
         timeout=30_000,
     )
     phase(page, "playing")
+
+
+def test_a_double_click_on_take_a_seat_seats_once_and_says_nothing_wrong(
+    live_server: str, new_page: Any
+) -> None:
+    """A double click on "Take a seat" sent two joins; the second was refused ("you already
+    sit as ...") in the banner, as if something had gone wrong."""
+    url = create_room(live_server, public=False)
+    page = new_page()
+    page.goto(url)
+    expect(page.locator("#conn")).to_have_class(re.compile(r"\bopen\b"))
+    page.fill("input[name=player-name]", "Ann")
+    page.evaluate(
+        """() => { window.errorsShown = [];
+        const banner = document.querySelector("#banner");
+        new MutationObserver(() => { if (banner.dataset.kind === "error")
+          window.errorsShown.push(banner.textContent); })
+          .observe(banner, { attributes: true, childList: true, subtree: true });
+        }"""
+    )
+    page.dblclick("[data-action=join]")
+    expect(page.locator('[data-player="Ann"]')).to_have_count(1)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.errorsShown") == []

@@ -72,6 +72,7 @@ def test_load_benchmark_on_two_processes_relays_across_them_without_errors() -> 
     assert spread["median"] == spread["low"] == spread["high"] == two["ratios_to_sqlite"]["p99"]
     assert set(two["service_cpu_ms_per_action"]) == {"postgresql", "redis"}
     assert two["services"]["pg_commits_per_action"] > 0
+    assert two["services"]["pg_wal_syncs_per_action"] > 0  # a commit waits for one
     assert two["server_written_bytes_per_action"] > 0
 
 

@@ -35,7 +35,22 @@ function show(me) {
   $("[data-account-form=member]").hidden = !me.signed_in;
 }
 
+// One request at a time: a double click on "Claim" claimed the name, then said it was taken.
+let asking = false;
+
 async function ask(action, body) {
+  if (asking) return;
+  asking = true;
+  try {
+    await answered(action, body);
+  } catch (err) {
+    message(err.message); // the network failed: the browser's own words
+  } finally {
+    asking = false;
+  }
+}
+
+async function answered(action, body) {
   const response = await fetch(`/api/account/${action}`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -93,8 +93,12 @@ const CODES = {
   server_full: N_("arena.err.server_full"),
 };
 
+// One arena per press: the button waits while the server makes it (a double click made two).
 async function create(e) {
   e.preventDefault();
+  const button = $("[data-arena-create]");
+  if (button.disabled) return;
+  button.disabled = true;
   const error = $("[data-arena-error]");
   error.textContent = "";
   try {
@@ -118,6 +122,8 @@ async function create(e) {
     share.querySelector(".link").select();
   } catch (err) {
     error.textContent = [t("arena.create.failed"), err.message].join(": ");
+  } finally {
+    button.disabled = false;
   }
 }
 

@@ -107,7 +107,17 @@ async function create(e) {
   await createRoom(settings(), document.querySelector("#create-error"));
 }
 
+// One room per tap: a double tap, or a second tap while the first room is being made, would
+// make a second room, which counts against the address's cap. Free again after a refusal.
+let creating = false;
+// Back from the room to this page as the browser kept it: its buttons play again.
+addEventListener("pageshow", (e) => {
+  if (e.persisted) creating = false;
+});
+
 async function createRoom(body, error) {
+  if (creating) return;
+  creating = true;
   error.textContent = "";
   try {
     const res = await fetch("/api/rooms", {
@@ -118,16 +128,16 @@ async function createRoom(body, error) {
     const data = await res.json().catch(() => ({}));
     if (data.code === "too_many_rooms") {
       tooMany(error, data.rooms || [], data.others || 0);
-      return;
-    }
-    if (!res.ok) {
+    } else if (!res.ok) {
       refused(error, data.message || `HTTP ${res.status}`, []);
-      return;
+    } else {
+      location.assign(data.url);
+      return; // still "creating" until the room's page replaces this one
     }
-    location.assign(data.url);
   } catch (err) {
     refused(error, err.message, []);
   }
+  creating = false;
 }
 
 // The seat tokens this browser keeps (protocol.js, one per room): over the address's room

@@ -38,6 +38,7 @@ let clockBase = null;
 let bannerUntil = 0;
 let conn = null;
 let sentName = ""; // the name last asked to join under: a refusal quotes it
+let joining = false; // a join is on its way: a second click (a double click) sends nothing
 const history = new EventLog(room);
 let ratings = null; // the finished game's rating changes, once the server recorded it
 let moderator = false; // the signed-in account may delete chat lines
@@ -229,6 +230,7 @@ function renderActions() {
   show("leave", seated && phase !== "match_over");
   $("#noset-label").textContent = multi ? t("room.noset") : t("room.more");
   $("#join").hidden = seated;
+  if (seated) joining = false;
   renderElsewhere();
 }
 
@@ -512,9 +514,10 @@ function bind() {
     e.preventDefault();
     const name = $("input[name=player-name]").value.trim();
     if (!name) return;
+    if (joining) return;
     setPref("name", name);
     sentName = name;
-    ask("join", { name });
+    joining = ask("join", { name });
   });
   act("start").addEventListener("click", () => ask("start"));
   act("call-set").addEventListener("click", call);
@@ -642,6 +645,7 @@ const handlers = {
     const main = document.querySelector("main");
     main.dataset.welcomes = String(Number(main.dataset.welcomes || 0) + 1);
     you = msg.you ?? null;
+    joining = false; // a join lost with the last socket may be asked again
     adopt(msg.state);
     if (history.resume(msg.state)) restoreLog();
     if (msg.missed) onEvents(msg.missed);
@@ -678,6 +682,7 @@ const handlers = {
       log(banned, "error");
       return render();
     }
+    if (msg.request === "join") joining = false;
     if (msg.request === "call") {
       calling = false;
       selected = [];
