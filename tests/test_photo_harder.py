@@ -44,6 +44,9 @@ def tally(kind: str, seed: int) -> tuple[int, int, list[str]]:
     ("tilt", 1),  # a phone 30-40 degrees from flat: the far cards squarish (8 of 12)
     ("webcam", 1),  # a moving 960 x 720 webcam: two symbols run into one (9 of 12)
     ("tablecloth", 0),  # a gingham cloth: no card proposed on the cloth
+    # a cool light on a pale blue table: a third of a card (its corner, round one open
+    # oval) read as surely as the card and won; its neighbour proposed beside it (10 of 12)
+    ("9000K", 3004),
 ])  # fmt: skip
 def test_a_harder_table_is_read_whole(kind: str, seed: int) -> None:
     right, reported, wrong = tally(kind, seed)
@@ -165,7 +168,9 @@ def test_blossoms_of_a_flowered_cloth_are_not_cards() -> None:
 @pytest.mark.parametrize(("kind", "seed", "before", "now"), [
     ("touching", 6, 1, 8),  # a block whose rows are shifted and whose corner a box covers
     ("tablecloth", 4, 5, 9),  # cards on a striped cloth whose white stripes run into them
-    ("webcam", 4, 2, 4),  # blurred cards on a white table: no outline closes
+    # blurred cards on a white table: no outline closes (a fourth was read by a second
+    # guess, right; a card read twice is now left out)
+    ("webcam", 4, 2, 3),
     # outlines across two cards read (wrongly) as cards, in the way of the cards under
     # them: the outlines around the symbols are plain and win
     ("touching", 9, 1, 6),
@@ -209,3 +214,23 @@ def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     assert np.hypot(*(outline.mean(axis=0) - quad.mean(axis=0))) < 15
     ratio = cv2.contourArea(outline) / cv2.contourArea(quad)
     assert 0.8 < ratio < 1.25
+
+
+def test_a_card_read_twice_is_reported_once_on_a_cloth() -> None:
+    """A flowered cloth (tuning seed 5): two outlines on the cloth read as cards already on
+    the table (less surely) were reported under their second guess before; the less sure
+    of two cards read alike is left out. Nothing is reported off the cards."""
+    right, _, wrong = tally("tablecloth", 5)
+    assert right >= 11, wrong
+    assert not [w for w in wrong if "no card" in w], wrong
+
+
+def test_a_card_in_a_hard_shadow_is_found_by_its_symbols() -> None:
+    """A hard shadow's edge across the table (tuning seed 3): the symbols of the cards
+    half in it proposed their outlines, but a border half in the shadow holds two levels
+    of paper and was refused as not plain (9 of 12 read right before). The evenness of a
+    border proposed by symbols is measured with each pixel's light made one (its colour
+    stays: a cloth's band or the table beside it is still no paper)."""
+    right, _, wrong = tally("shadows", 3)
+    assert right >= 11, wrong
+    assert not [w for w in wrong if "no card" in w], wrong

@@ -69,13 +69,6 @@ class CardReading:
     def values(self) -> tuple[int, int, int, int]:
         return (self.number, self.color, self.shading, self.shape)
 
-    def second_guess(self) -> tuple[int, int, int, int]:
-        """The values with the least sure one changed to its second guess."""
-        least = min(range(4), key=lambda i: self.sureness[i])
-        values = list(self.values)
-        values[least] = self.others[least]
-        return (values[0], values[1], values[2], values[3])
-
     @property
     def confidence(self) -> float:
         return float(min(self.sureness))

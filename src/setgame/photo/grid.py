@@ -147,7 +147,7 @@ def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
         paper = border(warp(rgb, quad, SIZE))[0]
         if not paper_like(paper, gains):
             continue
-        card = _place(rgb, quad, paper, cards, SEED_SURE)
+        card = _place(rgb, quad, paper, cards, SEED_SURE, shaded=True)
         if card is not None and card[1].number + 1 == count:
             cards.append(card)
     return cards
@@ -191,8 +191,8 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
 
 
 def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
-           cards: list[tuple[Quad, CardReading]],
-           sure: float = SURE) -> tuple[Quad, CardReading] | None:  # fmt: skip
+           cards: list[tuple[Quad, CardReading]], sure: float = SURE,
+           shaded: bool = False) -> tuple[Quad, CardReading] | None:  # fmt: skip
     """The card at a proposed place, if one is there: held to more than a card found by its
     outline (its border all paper like the card that proposed it, not a tablecloth's
     pattern nor the table between two cards; no ink strewn about; no seam across its
@@ -206,6 +206,8 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
             return None
         card = warp(rgb, proposed, SIZE)
         own, even = border(card)
+        if shaded:  # a hard shadow across the card: its paper is of one colour, two lights
+            even = border(_unshaded(card))[1]
         if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
             return None
         measures = measure(card)
@@ -220,6 +222,14 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
         proposed = (proposed + dx / SIZE[0] * (proposed[1] - proposed[0])
                     + dy / SIZE[1] * (proposed[3] - proposed[0])).astype(np.float32)  # fmt: skip
     return None
+
+
+def _unshaded(card: NDArray[Any]) -> NDArray[Any]:
+    """``card`` with each pixel scaled so that its brightest channel is 235: a shadow's
+    step in the light is gone, a colour stays."""
+    light = np.maximum(card.max(axis=2, keepdims=True).astype(np.float32), 30.0)
+    result: NDArray[Any] = np.clip(card * (235.0 / light), 0, 255).astype(np.uint8)
+    return result
 
 
 #: A seam is a line of paper-to-paper edge this many times stronger than the card's median
