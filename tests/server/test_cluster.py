@@ -874,6 +874,42 @@ async def test_r10_a_player_who_leaves_on_one_process_takes_the_seat_back_on_ano
         await close_all(clients)
 
 
+class Heard:
+    """What is published on rooms' Redis channels (``docs/cluster.md``, "Who hears a room")."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis = aioredis.from_url(redis_url)
+        self.channel = self.redis.pubsub()
+        self.messages: list[dict[str, Any]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def subscribe(self, room: str) -> None:
+        await self.channel.subscribe(f"setgame:room:{room}")
+        self.task = self.task or asyncio.create_task(self._hear())
+
+    async def _hear(self) -> None:
+        async for message in self.channel.listen():
+            if message["type"] == "message":
+                self.messages.append(json.loads(message["data"]))
+
+    def kinds(self) -> list[str]:
+        return [m["k"] for m in self.messages]
+
+
+@contextlib.asynccontextmanager
+async def heard_on(redis_url: str) -> AsyncIterator[Heard]:
+    heard = Heard(redis_url)
+    try:
+        yield heard
+    finally:
+        if heard.task is not None:
+            heard.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heard.task
+        await heard.channel.aclose()
+        await heard.redis.aclose()
+
+
 async def test_an_owner_publishes_a_room_only_while_a_mirror_follows_it(
     cluster: list[LiveServer], redis_url: str
 ) -> None:
@@ -881,44 +917,30 @@ async def test_an_owner_publishes_a_room_only_while_a_mirror_follows_it(
     opens says so to the owner, which marks the version it is at and publishes from then on
     (``docs/cluster.md``, "Who hears a room")."""
     room = await create_room(cluster[0].url, no_set="auto")
-    listener = aioredis.from_url(redis_url)
-    channel = listener.pubsub()
-    await channel.subscribe(f"setgame:room:{room}")
-    heard: list[dict[str, Any]] = []
-
-    async def hear() -> None:
-        async for message in channel.listen():
-            if message["type"] == "message":
-                heard.append(json.loads(message["data"]))
-
-    hearing = asyncio.create_task(hear())
-    ann = await Client.connect(cluster[0].url, room)  # the owner's own socket
-    clients = [ann]
-    try:
-        await ann.join("Ann")
-        await ann.start()
-        await ann.wait_update(lambda s: s["phase"] == "playing")
-        for _ in range(2):
+    async with heard_on(redis_url) as heard:
+        await heard.subscribe(room)
+        ann = await Client.connect(cluster[0].url, room)  # the owner's own socket
+        clients = [ann]
+        try:
+            await ann.join("Ann")
+            await ann.start()
+            await ann.wait_update(lambda s: s["phase"] == "playing")
+            for _ in range(2):
+                await take_a_set(ann)
+            await asyncio.sleep(0.3)
+            assert heard.messages == [], heard.messages  # no mirror anywhere: nothing published
+            played = ann.version
+            bob = await Client.connect(cluster[1].url, room)  # a mirror opens on the second
+            clients.append(bob)
+            await bob.join("Bob")  # relayed to the owner, published to the mirror
             await take_a_set(ann)
-        await asyncio.sleep(0.3)
-        assert heard == [], heard  # no mirror anywhere: nothing published
-        played = ann.version
-        bob = await Client.connect(cluster[1].url, room)  # a mirror opens on the second
-        clients.append(bob)
-        await bob.join("Bob")  # relayed to the owner, published to the mirror
-        await take_a_set(ann)
-        await synced(clients)
-        kinds = [m["k"] for m in heard]
-        assert kinds[0] == "at" and heard[0]["v"] >= played, heard[:3]
-        assert kinds.count("act") >= 2, kinds  # Bob's join and Ann's set, at least
-        assert bob.version == ann.version > played
-    finally:
-        await close_all(clients)
-        hearing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await hearing
-        await channel.aclose()
-        await listener.aclose()
+            await synced(clients)
+            kinds = heard.kinds()
+            assert kinds[0] == "at" and heard.messages[0]["v"] >= played, heard.messages[:3]
+            assert kinds.count("act") >= 2, kinds  # Bob's join and Ann's set, at least
+            assert bob.version == ann.version > played
+        finally:
+            await close_all(clients)
 
 
 async def test_a_watch_that_makes_no_sense_is_ignored_and_the_owner_serves_on(
@@ -929,51 +951,37 @@ async def test_a_watch_that_makes_no_sense_is_ignored_and_the_owner_serves_on(
     100,000 ids at once (only the first ``PUBLISH_BATCH`` are looked at) start nothing; the
     owner keeps serving, and a good ``watch`` still starts the room's publishing."""
     room = await create_room(cluster[0].url, no_set="auto")
-    redis = aioredis.from_url(redis_url)
-    channel = redis.pubsub()
-    await channel.subscribe(f"setgame:room:{room}")
-    heard: list[dict[str, Any]] = []
-
-    async def hear() -> None:
-        async for message in channel.listen():
-            if message["type"] == "message":
-                heard.append(json.loads(message["data"]))
-
-    hearing = asyncio.create_task(hear())
-    ann = await Client.connect(cluster[0].url, room)
-    try:
-        owner = (await redis.get(owner_key(room))).decode()
-        junk = [
-            b"not json",
-            b"[1, 2]",
-            json.dumps({"k": "watch"}),
-            json.dumps({"k": "watch", "rooms": room}),
-            json.dumps({"k": "watch", "rooms": [None, {"id": room}, 7, "nope"]}),
-            json.dumps({"k": "watch", "rooms": [f"r{i}" for i in range(100_000)] + [room]}),
-        ]
-        for message in junk:
-            await redis.publish(process_channel(owner), message)
-        await ann.join("Ann")
-        await ann.start()
-        await ann.wait_update(lambda s: s["phase"] == "playing")
-        await take_a_set(ann)
-        await asyncio.sleep(0.5)
-        assert heard == [], heard[:3]
-        await redis.publish(process_channel(owner), json.dumps({"k": "watch", "rooms": [room]}))
-        await take_a_set(ann)
-        for _ in range(50):
-            if any(m["k"] == "act" for m in heard):
-                break
-            await asyncio.sleep(0.1)
-        kinds = [m["k"] for m in heard]
-        assert kinds[0] == "at" and "act" in kinds, heard[:3]
-    finally:
-        await close_all([ann])
-        hearing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await hearing
-        await channel.aclose()
-        await redis.aclose()
+    async with heard_on(redis_url) as heard:
+        await heard.subscribe(room)
+        ann = await Client.connect(cluster[0].url, room)
+        try:
+            owner = (await heard.redis.get(owner_key(room))).decode()
+            junk = [
+                b"not json",
+                b"[1, 2]",
+                json.dumps({"k": "watch"}),
+                json.dumps({"k": "watch", "rooms": room}),
+                json.dumps({"k": "watch", "rooms": [None, {"id": room}, 7, "nope"]}),
+                json.dumps({"k": "watch", "rooms": [f"r{i}" for i in range(100_000)] + [room]}),
+            ]
+            for message in junk:
+                await heard.redis.publish(process_channel(owner), message)
+            await ann.join("Ann")
+            await ann.start()
+            await ann.wait_update(lambda s: s["phase"] == "playing")
+            await take_a_set(ann)
+            await asyncio.sleep(0.5)
+            assert heard.messages == [], heard.messages[:3]
+            good = json.dumps({"k": "watch", "rooms": [room]})
+            await heard.redis.publish(process_channel(owner), good)
+            await take_a_set(ann)
+            for _ in range(50):
+                if "act" in heard.kinds():
+                    break
+                await asyncio.sleep(0.1)
+            assert heard.kinds()[0] == "at" and "act" in heard.kinds(), heard.messages[:3]
+        finally:
+            await close_all([ann])
 
 
 def test_a_mirror_behind_the_owners_mark_reads_the_rest_from_the_database() -> None:

@@ -7,17 +7,17 @@ and an action acknowledged there survives a ``kill -9`` of its new owner."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
-from server.test_cluster import cluster_db, lease_of, stored_log  # noqa: F401 (a fixture)
+from server.test_cluster import (  # noqa: F401 (a fixture)
+    cluster_db,
+    heard_on,
+    lease_of,
+    stored_log,
+)
 from server.test_cluster_caps import counted, two
 from server.test_restart import close_all, synced, take_a_set
 from setgame.server.client import Client
@@ -41,39 +41,6 @@ async def relays(server: str) -> float:
     mark = 'setgame_relays_total{side="sent"'
     sent = [line for line in text.splitlines() if line.startswith(mark)]
     return float(sent[0].rsplit(" ", 1)[1]) if sent else 0.0
-
-
-class Heard:
-    """What is published on rooms' Redis channels (``docs/cluster.md``)."""
-
-    def __init__(self, redis_url: str) -> None:
-        self.redis = aioredis.from_url(redis_url)
-        self.channel = self.redis.pubsub()
-        self.messages: list[dict[str, Any]] = []
-        self.task: asyncio.Task[None] | None = None
-
-    async def subscribe(self, room: str) -> None:
-        await self.channel.subscribe(f"setgame:room:{room}")
-        self.task = self.task or asyncio.create_task(self._hear())
-
-    async def _hear(self) -> None:
-        async for message in self.channel.listen():
-            if message["type"] == "message":
-                self.messages.append(json.loads(message["data"]))
-
-
-@contextlib.asynccontextmanager
-async def heard_on(redis_url: str) -> AsyncIterator[Heard]:
-    heard = Heard(redis_url)
-    try:
-        yield heard
-    finally:
-        if heard.task is not None:
-            heard.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heard.task
-        await heard.channel.aclose()
-        await heard.redis.aclose()
 
 
 async def test_a_room_moves_to_its_first_players_process_and_plays_there(

@@ -448,15 +448,21 @@ async def test_an_address_ban_covers_its_network_and_nothing_else(tmp_path: Path
 # --- reports --------------------------------------------------------------------------------
 
 
+def a_line_said(client: TestClient, name: str, text: str) -> tuple[str, dict[str, Any]]:
+    """A new room where ``client`` sits as ``name`` and says ``text``: the room, the line."""
+    room, socket = room_with(client, name)
+    with socket as ws:
+        seat(ws, name)
+        line: dict[str, Any] = say(ws, text)["messages"][0]
+    return room, line
+
+
 def test_a_reported_line_reaches_the_queue_with_its_text_even_once_deleted(
     mod: TestClient,
 ) -> None:
     bob = Browser(mod)
     with bob as client:
-        room, socket = room_with(client, "Bob")
-        with socket as ws:
-            seat(ws, "Bob")
-            line = say(ws, "rude words")["messages"][0]
+        room, line = a_line_said(client, "Bob", "rude words")
         body = {"room": room, "line": line["seq"], "reason": "rude"}
         assert client.post("/api/reports", json=body).status_code == 201  # a guest reports
         assert client.get("/api/moderation/reports").status_code == 403
@@ -509,10 +515,7 @@ def test_the_same_report_twice_is_one_in_the_queue(mod: TestClient) -> None:
     not queued; another reason, or the same once the first is closed, is a new one."""
     bob = Browser(mod)
     with bob as client:
-        room, socket = room_with(client, "Bob")
-        with socket as ws:
-            seat(ws, "Bob")
-            line = say(ws, "rude words")["messages"][0]
+        room, line = a_line_said(client, "Bob", "rude words")
         body = {"room": room, "line": line["seq"], "reason": "rude"}
         first, again = (client.post("/api/reports", json=body) for _ in range(2))
         assert (first.status_code, again.status_code) == (201, 200)
