@@ -337,3 +337,17 @@ def test_a_profiles_rating_plots_are_named_in_the_right_form_and_fit_a_sideways_
         expect(figure.locator("svg")).to_have_attribute("aria-label", label)
         box = figure.locator("svg").bounding_box()
         assert box is not None and box["height"] <= 0.6 * 342, box
+
+
+def test_a_network_failure_is_said_in_the_page_language(live_server: str, new_page: Any) -> None:
+    """A request that never reaches the server said nothing (an unhandled rejection)."""
+    page = new_page()
+    page.route("**/api/account/claim", lambda route: route.abort())
+    page.goto(f"{live_server}/account?lang=it")
+    _fill(page, "Ann" + uuid.uuid4().hex[:6], "correct horse")
+    page.click("[data-account-action=claim]")
+    said = words("it")["err.network"].split("{why}")[0]
+    expect(page.locator("[data-account-message]")).to_contain_text(said)
+    page.unroute("**/api/account/claim")
+    page.click("[data-account-action=claim]")  # free to try again
+    expect(page.locator("[data-account-status]")).not_to_have_attribute("data-name", "")

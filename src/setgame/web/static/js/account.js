@@ -44,7 +44,7 @@ async function ask(action, body) {
   try {
     await answered(action, body);
   } catch (err) {
-    message(err.message); // the network failed: the browser's own words
+    message(t("err.network", { why: err.message })); // the browser's words for why
   } finally {
     asking = false;
   }

@@ -135,7 +135,7 @@ async function createRoom(body, error) {
       return; // still "creating" until the room's page replaces this one
     }
   } catch (err) {
-    refused(error, err.message, []);
+    refused(error, t("err.network", { why: err.message }), []);
   }
   creating = false;
 }
