@@ -2,7 +2,7 @@
 // account (docs/protocol.md, "Accounts"). The session is an http-only cookie: this page
 // never sees it, it only asks the server who it is.
 
-import { banText, init, t, N_, NAME_REFUSALS } from "./common.js";
+import { banText, init, oneAtATime, t, N_, NAME_REFUSALS } from "./common.js";
 
 const ERRORS = {
   bad_credentials: N_("acc.err.bad_credentials"),
@@ -36,19 +36,13 @@ function show(me) {
 }
 
 // One request at a time: a double click on "Claim" claimed the name, then said it was taken.
-let asking = false;
-
-async function ask(action, body) {
-  if (asking) return;
-  asking = true;
+const ask = oneAtATime(async (action, body) => {
   try {
     await answered(action, body);
   } catch (err) {
     message(t("err.network", { why: err.message })); // the browser's words for why
-  } finally {
-    asking = false;
   }
-}
+});
 
 async function answered(action, body) {
   const response = await fetch(`/api/account/${action}`, {

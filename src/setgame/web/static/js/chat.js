@@ -3,7 +3,7 @@
 // "text"): whatever people type is shown as typed, never read as HTML.
 // Muting is this browser's own: a muted sender's lines are hidden, remembered per room.
 
-import { banText, el, N_, t } from "./common.js";
+import { banText, el, N_, oneAtATime, t } from "./common.js";
 
 export const MAX_CHARS = 200; // the server's bound (chat.py MAX_CHARS)
 const KEEP = 200; // lines kept in the list
@@ -111,9 +111,10 @@ export class Chat {
     this.playersOnly = false;
     this.loadSettings();
     this.dialog = root.querySelector("[data-report-dialog]");
+    const reportOnce = oneAtATime(() => this.sendReport()); // a double click sends it once
     this.dialog.querySelector("form").addEventListener("submit", (e) => {
       e.preventDefault();
-      this.sendReport();
+      reportOnce();
     });
     this.dialog.querySelector("[data-report-cancel]").addEventListener("click", () => this.dialog.close());
   }
@@ -129,16 +130,7 @@ export class Chat {
   async sendReport() {
     const line = this.reported;
     const reason = this.dialog.querySelector("[data-report-reason]").value.trim();
-    if (!line || !reason || this.reporting) return; // a double click sends it once
-    this.reporting = true;
-    try {
-      await this.postReport(line, reason);
-    } finally {
-      this.reporting = false;
-    }
-  }
-
-  async postReport(line, reason) {
+    if (!line || !reason) return;
     const body = { room: this.room, game: line.game, line: line.seq, reason };
     const response = await fetch("/api/reports", {
       method: "POST",

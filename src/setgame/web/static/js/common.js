@@ -39,6 +39,21 @@ export function tn(one, other, n, vars = {}) {
   return fill(text, { n: fmt(n, 0), ...vars });
 }
 
+// An async handler that runs one call at a time: a call while one is on its way (a double
+// click) is ignored, not sent twice.
+export function oneAtATime(handler) {
+  let busy = false;
+  return async (...args) => {
+    if (busy) return;
+    busy = true;
+    try {
+      await handler(...args);
+    } finally {
+      busy = false;
+    }
+  };
+}
+
 // N_("err.room_full"): marks a key for the catalog where the code picks it at run time.
 export const N_ = (key) => key;
 

@@ -513,8 +513,7 @@ function bind() {
   $("#join").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("input[name=player-name]").value.trim();
-    if (!name) return;
-    if (joining) return;
+    if (!name || joining) return;
     setPref("name", name);
     sentName = name;
     joining = ask("join", { name });
