@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room, join, phase, play_round, start
+from browser.browserkit import create_room, join, more_options, phase, play_round, start
 
 pytestmark = pytest.mark.browser
 
@@ -77,6 +77,29 @@ def test_a_tap_before_the_page_has_its_words_still_plays(live_server: str, new_p
         route.continue_()
     page.wait_for_url(ROOM)
     assert [url.rsplit("/", 2)[-2:] for url in posts] == [["api", "rooms"]], posts
+
+
+def test_the_settings_form_sent_before_the_page_has_its_words_makes_the_room(
+    live_server: str, new_page: Any
+) -> None:
+    """"More options" opens without script (a <details>), so its form could be sent before
+    the page listened: the browser loaded the page again with the settings in its address
+    and no room was made (a test once did so under load)."""
+    page = new_page()
+    held: list[Any] = []
+    page.route("**/i18n/*.json", lambda route: held.append(route))
+    page.goto(f"{live_server}/")
+    while not held:
+        page.wait_for_timeout(20)
+    more_options(page)
+    page.select_option("select[name=mode]", "solo")
+    page.click("[data-action=create]")
+    page.wait_for_timeout(300)
+    assert page.url == f"{live_server}/"  # neither sent as a page load nor made yet
+    for route in held:
+        route.continue_()
+    page.wait_for_url(ROOM)
+    assert settings(live_server, page)["mode"] == "solo"
 
 
 def test_home_shows_who_is_online_and_the_header_links_the_leaderboard(

@@ -104,6 +104,7 @@ const QUICK = {
 
 async function create(e) {
   e.preventDefault();
+  await ready; // the form's lists are filled and its settings in step
   await createRoom(settings(), document.querySelector("#create-error"));
 }
 
@@ -227,23 +228,26 @@ function addDecks() {
   }
 }
 
-// A tap on one of the play buttons counts from the first paint: on a slow phone it waits for
-// the page's words (so any refusal is in the page language) instead of being lost.
-const ready = init({ cards: true });
+// The play buttons and the settings form (behind a <details>, which opens without script)
+// count from the first paint: on a slow phone a tap or a submit waits for the page's words
+// and lists (so any refusal is in the page language) instead of being lost, or the form
+// being sent as a plain page load.
+const ready = init({ cards: true }).then(() => {
+  addDecks();
+  addVariants();
+  syncForm();
+});
 for (const b of document.querySelectorAll("button[data-play]")) {
   b.addEventListener("click", async () => {
     await ready;
     createRoom(QUICK[b.dataset.play], document.querySelector("#play-error"));
   });
 }
+form.addEventListener("submit", create);
 await ready;
-addDecks();
-addVariants();
 for (const b of document.querySelectorAll("[data-preset]")) {
   b.addEventListener("click", () => applyPreset(b.dataset.preset));
 }
 form.addEventListener("input", syncForm);
-form.addEventListener("submit", create);
-syncForm();
 refresh();
 setInterval(refresh, 5000);
