@@ -147,7 +147,7 @@ def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
         paper = border(warp(rgb, quad, SIZE))[0]
         if not paper_like(paper, gains):
             continue
-        card = _place(rgb, quad, paper, cards, SEED_SURE, shaded=True)
+        card = _place(rgb, quad, paper, cards, SEED_SURE, seeded=True)
         if card is not None and card[1].number + 1 == count:
             cards.append(card)
     return cards
@@ -192,13 +192,14 @@ def grow(rgb: NDArray[Any], found: list[tuple[Quad, CardReading]],
 
 def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
            cards: list[tuple[Quad, CardReading]], sure: float = SURE,
-           shaded: bool = False) -> tuple[Quad, CardReading] | None:  # fmt: skip
+           seeded: bool = False) -> tuple[Quad, CardReading] | None:  # fmt: skip
     """The card at a proposed place, if one is there: held to more than a card found by its
     outline (its border all paper like the card that proposed it, not a tablecloth's
     pattern nor the table between two cards; no ink strewn about; no seam across its
-    middle: halves of two cards), and moved until its
-    symbols lie in its middle (a neighbour overlaps a little, or lies a little askew: a
-    place a few pixels off cuts its symbols), then read, surely, or not at all."""
+    middle: halves of two cards; its symbols clear of its ends, unless ``seeded``: proposed
+    around its own symbols), and moved until its symbols lie in its middle (a neighbour
+    overlaps a little, or lies a little askew: a place a few pixels off cuts its symbols),
+    then read, surely, or not at all."""
     height, width = rgb.shape[:2]
     for _ in range(4):
         if not _on_photo(proposed, width, height) or any(
@@ -206,7 +207,7 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
             return None
         card = warp(rgb, proposed, SIZE)
         own, even = border(card)
-        if shaded:  # a hard shadow across the card: its paper is of one colour, two lights
+        if seeded:  # a hard shadow across the card: its paper is of one colour, two lights
             even = border(_unshaded(card))[1]
         if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
             return None
@@ -215,7 +216,11 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
             return None
         dx, dy = measures["dx"], measures["dy"]
         if abs(dx) <= 3 and abs(dy) <= 3:
-            if measures["cut"]:
+            # symbols running into the card's ends: a part of a card, or halves of two;
+            # but the outline its own symbols propose is neither (as many symbols read as
+            # were grouped, centred), and what runs into its ends is a box or a hand over
+            # its corner, or the table beyond a side a few degrees off
+            if measures["cut"] and not seeded:
                 return None
             reading = reading_of(measures)
             return None if reading is None or reading.confidence < sure else (proposed, reading)
