@@ -47,6 +47,9 @@ def tally(kind: str, seed: int) -> tuple[int, int, list[str]]:
     # a cool light on a pale blue table: a third of a card (its corner, round one open
     # oval) read as surely as the card and won; its neighbour proposed beside it (10 of 12)
     ("9000K", 3004),
+    # cards edge to edge: two cards' outlines, proposed around their symbols, took in a
+    # strip of the table beyond a side ("ink strewn over the paper") and were refused
+    ("touching", 8),
 ])  # fmt: skip
 def test_a_harder_table_is_read_whole(kind: str, seed: int) -> None:
     right, reported, wrong = tally(kind, seed)

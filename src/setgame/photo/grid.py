@@ -40,6 +40,11 @@ SURE: Final = 0.7
 #: single symbol's shading a little less sure; still above what symbols never whole read
 #: (:data:`setgame.photo.card.BROKEN`).
 SEED_SURE: Final = 0.65
+#: How much ink strewn over a proposed card's paper (:func:`setgame.photo.card.measure`'s
+#: ``stray``) is allowed: a neighbour's; a card proposed around its own symbols may hold
+#: more (an outline a few degrees off takes in a strip of the table, the box or a hand),
+#: if read surely (:data:`SURE`).
+STRAY: Final = (0.05, 0.12)
 #: How far nearer than a card's size a neighbour is first tried (the two overlap a little).
 NEARER: Final = 0.03
 #: At most this many cards are proposed in one photo (a bound on the time it takes).
@@ -212,8 +217,10 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
         if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
             return None
         measures = measure(card)
-        if measures is None or measures["stray"] > 0.05:
+        if measures is None or measures["stray"] > (STRAY[1] if seeded else STRAY[0]):
             return None
+        if measures["stray"] > STRAY[0]:  # a little of the table or the box in it: surely
+            sure = max(sure, SURE)
         dx, dy = measures["dx"], measures["dy"]
         if abs(dx) <= 3 and abs(dy) <= 3:
             # symbols running into the card's ends: a part of a card, or halves of two;
