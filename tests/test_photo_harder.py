@@ -254,3 +254,34 @@ def test_a_card_found_by_its_symbols_may_hold_a_box_over_its_ends(
     right, _, wrong = tally(kind, seed)
     assert right >= before + 2, wrong
     assert not [w for w in wrong if "no card" in w], wrong
+
+
+@pytest.mark.parametrize(("kind", "seed", "before"), [
+    ("webcam", 9, 8),  # a moving webcam: outlines strong in pieces only, halos of blur
+    ("pale-print", 8, 10),  # thin strokes of another printing on a pale table
+])  # fmt: skip
+def test_symbols_of_faint_ink_propose_their_cards(kind: str, seed: int, before: int) -> None:
+    """Tuning photos on which the reader before read ``before`` cards right: no outline
+    closed the others, and their symbols were not seen as blobs (an open outline's ink
+    strong in pieces only, a solid symbol's halo of blur neither ink nor paper). The last
+    look for cards by their symbols takes the fainter ink joined to the strong ink as the
+    blob's. Nothing is reported off the cards."""
+    right, _, wrong = tally(kind, seed)
+    assert right >= before + 2, wrong
+    assert not [w for w in wrong if "no card" in w], wrong
+
+
+def test_a_faint_open_outline_is_one_symbol() -> None:
+    """An open oval whose outline a motion blur leaves strong in pieces only: as strong
+    ink, it is no blob shaped like a symbol; with the fainter ink joined to it, one."""
+    from setgame.photo.symbols import WEAK, symbols
+
+    photo = np.full((750, 1000, 3), 236, np.uint8)
+    cv2.ellipse(photo, (500, 375), (110, 45), 0, 0, 360, (198, 140, 150), 5)  # faint red
+    for start in (0, 90, 180, 270):  # pieces of it stronger
+        cv2.ellipse(photo, (500, 375), (110, 45), 0, start + 20, start + 55, (200, 60, 70), 5)
+    photo = cv2.blur(photo, (3, 3))
+    assert symbols(photo) == []
+    found = symbols(photo, WEAK)
+    assert len(found) == 1
+    assert abs(found[0].length - 225) < 15

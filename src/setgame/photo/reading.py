@@ -108,7 +108,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         warp,
     )
     from setgame.photo.grid import by_symbols, grow, split_blocks
-    from setgame.photo.symbols import symbols
+    from setgame.photo.symbols import WEAK, symbols
 
     small, search_scale = searched(rgb)  # outlines and symbols are looked for here
     found, blocks = candidates(small)
@@ -155,8 +155,10 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     grown = split_blocks(rgb, [quad * search_scale for quad in blocks], kept, gains)
     if len(grown) > len(kept):
         kept = grow(rgb, grown, gains)
-    # cards whose outline no mask showed, none of their neighbours found: by their symbols
-    seeded = by_symbols(rgb, kept, gains, marks)
+    # cards whose outline no mask showed, none of their neighbours found: by their symbols,
+    # their fainter ink too (a moving webcam's blur breaks an open outline into pieces;
+    # only here: taken earlier, blobs of it would compete with the masks' outlines)
+    seeded = by_symbols(rgb, kept, gains, (symbols(small, WEAK), search_scale))
     if len(seeded) > len(kept):
         kept = grow(rgb, seeded, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)

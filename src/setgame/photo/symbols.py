@@ -36,6 +36,9 @@ INK: Final = 30.0
 #: Paper: at most this Lab chroma (and not dark: a hard shadow leaves it 0.4 of the
 #: whitest's lightness at least).
 PAPER: Final = 20.0
+#: Fainter ink (this share of :data:`INK`) joined to a blob's strong ink is the blob's,
+#: in the last look for cards by their symbols (:func:`symbols`): a moving webcam's blur.
+WEAK: Final = 0.5
 #: At most this many groups are proposed in one photo (a bound on the time it takes).
 MOST: Final = 40
 
@@ -65,9 +68,12 @@ def proposed(marks: tuple[list[Symbol], float], taken: list[Quad]) -> list[tuple
     return [(_outline(group) * scale, len(group)) for group in groups]
 
 
-def symbols(rgb: NDArray[Any]) -> list[Symbol]:
+def symbols(rgb: NDArray[Any], weak: float = 1.0) -> list[Symbol]:
     """The blobs of strong ink on paper in ``rgb`` shaped like a symbol (2-4 times as long
-    as wide, filling much of their box), open ones filled."""
+    as wide, filling much of their box), open ones filled. With ``weak`` under 1, a blob
+    takes in the fainter ink (over ``weak`` of :data:`INK`) joined to its strong ink: a
+    moving webcam's blur leaves an open symbol's outline strong in pieces only, and a
+    halo around a solid one that is neither ink nor paper."""
     lab = cv2.cvtColor(neutral(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
     # the colour smoothed a little: a shadow's noise is strong in a and b
     a, b = (cv2.GaussianBlur(lab[:, :, i], (0, 0), 1.0) - 128 for i in (1, 2))
@@ -81,6 +87,13 @@ def symbols(rgb: NDArray[Any]) -> list[Symbol]:
     paper = (chroma < PAPER * dim) & (light > 0.4 * white)
     ink = cv2.morphologyEx((chroma > INK * dim).astype(np.uint8), cv2.MORPH_CLOSE,
                            np.ones((3, 3), np.uint8))  # fmt: skip
+    if weak < 1.0:
+        _, labels = cv2.connectedComponents((chroma > weak * INK * dim).astype(np.uint8))
+        joined = np.zeros(int(labels.max()) + 1, bool)
+        joined[labels[ink > 0]] = True
+        joined[0] = False  # the background
+        ink = cv2.morphologyEx(joined[labels].astype(np.uint8), cv2.MORPH_CLOSE,
+                               np.ones((3, 3), np.uint8))  # fmt: skip
     # every region's outer boundary, those inside another's hole too (a card's symbols lie
     # in a hole of a coloured table's region)
     contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
