@@ -132,3 +132,32 @@ async def test_r10_someone_else_joining_takes_a_new_seat(
     await until(lambda: stranger.me is not None)
     assert new != seat and stranger.me is not None and stranger.me["locked"] is False
     assert bob.seat(seat) is not None and bob.seat(seat)["present"] is False
+
+
+async def test_namesakes_in_one_room_are_told_apart(
+    live_server: str, opened: list[Client]
+) -> None:
+    """This project's own rule: three guests who typed "Ann" (or a lookalike of it) are three
+    seats anyone can tell apart; a guest back in a departed seat keeps it under their name
+    unnumbered (the seat's own name is no other seat's)."""
+    room = await create_room(live_server)
+    names = ("Ann", "ann", "Ann.", "Anna")
+    for name in names:
+        client = await Client.connect(live_server, room)
+        opened.append(client)
+        await client.join(name)
+    last = opened[-1]
+    await until(lambda: last.state is not None and len(last.state["players"]) == 4)
+    assert last.state is not None
+    shown = [seat["name"] for seat in last.state["players"]]
+    assert shown == ["Ann", "ann 2", "Ann. 3", "Anna"]
+    ann = opened[0]
+    await ann.start()
+    await last.wait_update(lambda s: s["phase"] == "playing")
+    seat = ann.player
+    await leave(ann, last)
+    back = await Client.connect(live_server, room)  # no token: a guest back by name
+    opened.append(back)
+    assert await back.join("ANN") == seat
+    await until(lambda: last.seat(seat) is not None and last.seat(seat)["present"])
+    assert last.seat(seat)["name"] == "ANN"

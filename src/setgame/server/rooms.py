@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -31,6 +32,7 @@ from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
+from setgame.server.names import name_key
 from setgame.server.storage import (
     OUTAGES,
     ActionRow,
@@ -654,9 +656,10 @@ class Room:
             await self._tick(now)
             returning = None if bot_level is not None else self.returning(known, account, name)
             player = returning or "p" + secrets.token_hex(3)
-            seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
+            shown = name.strip() if bot_level is not None else self._told_apart(name, player)
+            seat = Seat(player, shown, token_hash, bot_level, client, account)
             row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
-            action = engine.Join(at=now, player=player, name=name)
+            action = engine.Join(at=now, player=player, name=shown)
             events = self.game.apply(action)
             old = self.seats.get(player)
             self.seats[player] = seat
@@ -670,6 +673,22 @@ class Room:
                     self.seats[player] = old
                 raise
         return player
+
+    def _told_apart(self, name: str, player: str) -> str:
+        """The name a person sits under here: ``name``, or, when it looks like another
+        seat's (``names.name_key``: "Ann", "ann", "Ann."), with the first number that tells
+        it apart ("ann 2"). Three guests who all typed "Ann" would otherwise be three
+        seats no one can tell apart, and a lookalike could pass for the player beside it."""
+        name = name.strip()
+        taken = {name_key(s.name) for pid, s in self.seats.items() if pid != player}
+        if name_key(name) not in taken:
+            return name
+        for number in itertools.count(2):  # digits fold apart: ends within len(taken) + 1
+            suffix = f" {number}"
+            candidate = name[: engine.MAX_NAME - len(suffix)].rstrip() + suffix
+            if name_key(candidate) not in taken:
+                return candidate
+        raise AssertionError("unreachable")
 
     async def start(self, player: str) -> None:
         await self.act(lambda now: engine.Start(at=now, player=player))
