@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from setgame import is_set, parse_card
-from setgame.server.client import Client, create_room, table_sets
+from setgame.server.client import Client, ServerError, create_room, table_sets
 
 
 @pytest.fixture
@@ -134,30 +134,36 @@ async def test_r10_someone_else_joining_takes_a_new_seat(
     assert bob.seat(seat) is not None and bob.seat(seat)["present"] is False
 
 
-async def test_namesakes_in_one_room_are_told_apart(
+async def test_a_name_like_another_seats_in_the_room_is_refused(
     live_server: str, opened: list[Client]
 ) -> None:
-    """This project's own rule: three guests who typed "Ann" (or a lookalike of it) are three
-    seats anyone can tell apart; a guest back in a departed seat keeps it under their name
-    unnumbered (the seat's own name is no other seat's)."""
+    """This project's own rule: a second "Ann" (or a lookalike of it) in one room is refused
+    (``name_taken``, quoting it), as a second name is in an arena; a guest back in their own
+    departed seat is no other seat."""
     room = await create_room(live_server)
-    names = ("Ann", "ann", "Ann.", "Anna")
-    for name in names:
+    for name in ("Ann", "Anna"):
         client = await Client.connect(live_server, room)
         opened.append(client)
         await client.join(name)
-    last = opened[-1]
-    await until(lambda: last.state is not None and len(last.state["players"]) == 4)
-    assert last.state is not None
-    shown = [seat["name"] for seat in last.state["players"]]
-    assert shown == ["Ann", "ann 2", "Ann. 3", "Anna"]
-    ann = opened[0]
+    ann, anna = opened
+    other = await Client.connect(live_server, room)
+    opened.append(other)
+    for lookalike in ("Ann", "ann", " Ann. ", "Аnn"):  # the last with a Cyrillic А
+        with pytest.raises(ServerError) as refused:
+            await other.join(lookalike)
+        assert refused.value.code in {"name_taken", "name_mixed"}
+        assert repr(lookalike.strip()) in str(refused.value)
+    with pytest.raises(ServerError) as refused:
+        await other.join("ann")
+    assert refused.value.code == "name_taken" and "looks like 'Ann'" in str(refused.value)
     await ann.start()
-    await last.wait_update(lambda s: s["phase"] == "playing")
+    await anna.wait_update(lambda s: s["phase"] == "playing")
     seat = ann.player
-    await leave(ann, last)
-    back = await Client.connect(live_server, room)  # no token: a guest back by name
-    opened.append(back)
-    assert await back.join("ANN") == seat
-    await until(lambda: last.seat(seat) is not None and last.seat(seat)["present"])
-    assert last.seat(seat)["name"] == "ANN"
+    await leave(ann, anna)
+    with pytest.raises(ServerError) as refused:  # not Ann's own spelling: not her seat back
+        await other.join("Ann.")
+    assert refused.value.code == "name_taken"
+    assert await other.join("ANN") == seat  # a guest back by name takes the seat again
+    await until(lambda: anna.seat(seat) is not None and anna.seat(seat)["present"])
+    shown = sorted(s["name"] for s in anna.state["players"]) if anna.state else []
+    assert shown == ["ANN", "Anna"]

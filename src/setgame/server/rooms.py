@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import itertools
 import logging
 import secrets
 import time
@@ -656,10 +655,11 @@ class Room:
             await self._tick(now)
             returning = None if bot_level is not None else self.returning(known, account, name)
             player = returning or "p" + secrets.token_hex(3)
-            shown = name.strip() if bot_level is not None else self._told_apart(name, player)
-            seat = Seat(player, shown, token_hash, bot_level, client, account)
+            if bot_level is None:
+                self._check_unlike(name, player)
+            seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
             row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
-            action = engine.Join(at=now, player=player, name=shown)
+            action = engine.Join(at=now, player=player, name=name)
             events = self.game.apply(action)
             old = self.seats.get(player)
             self.seats[player] = seat
@@ -674,21 +674,18 @@ class Room:
                 raise
         return player
 
-    def _told_apart(self, name: str, player: str) -> str:
-        """The name a person sits under here: ``name``, or, when it looks like another
-        seat's (``names.name_key``: "Ann", "ann", "Ann."), with the first number that tells
-        it apart ("ann 2"). Three guests who all typed "Ann" would otherwise be three
-        seats no one can tell apart, and a lookalike could pass for the player beside it."""
-        name = name.strip()
-        taken = {name_key(s.name) for pid, s in self.seats.items() if pid != player}
-        if name_key(name) not in taken:
-            return name
-        for number in itertools.count(2):  # digits fold apart: ends within len(taken) + 1
-            suffix = f" {number}"
-            candidate = name[: engine.MAX_NAME - len(suffix)].rstrip() + suffix
-            if name_key(candidate) not in taken:
-                return candidate
-        raise AssertionError("unreachable")
+    def _check_unlike(self, name: str, player: str) -> None:
+        """Refuse (``name_taken``) a person's name that looks like another seat's here
+        (``names.name_key``: "Ann", "ann", "Ann."), as an arena refuses a name twice: seats
+        no one can tell apart, or a lookalike passing for the player beside it. Their own
+        departed seat, which they take back, is no other seat."""
+        wanted = name_key(name)
+        for pid, seat in self.seats.items():
+            if pid != player and seat.bot_level is None and name_key(seat.name) == wanted:
+                like = "is" if seat.name == name.strip() else f"looks like {seat.name!r}, which is"
+                raise engine.GameError(
+                    "name_taken", f"{name.strip()!r} {like} a name in this room: choose another"
+                )
 
     async def start(self, player: str) -> None:
         await self.act(lambda now: engine.Start(at=now, player=player))
