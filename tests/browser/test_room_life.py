@@ -182,3 +182,22 @@ def test_a_double_click_on_take_a_seat_seats_once_and_says_nothing_wrong(
     expect(page.locator('[data-player="Ann"]')).to_have_count(1)
     page.wait_for_timeout(500)
     assert page.evaluate("window.errorsShown") == []
+
+
+def test_a_name_like_a_seated_players_is_refused_in_the_pages_language(
+    live_server: str, new_page: Any
+) -> None:
+    """A second "Ann" in a room is asked for another name (``name_taken``) in the page's own
+    words, and may then sit under another."""
+    url = create_room(live_server, public=False)
+    join(new_page(), url, "Ann")
+    page = new_page()
+    page.goto(url + "?lang=de")
+    expect(page.locator("#conn")).to_have_class(re.compile(r"\bopen\b"))
+    page.fill("input[name=player-name]", "ann")
+    page.click("[data-action=join]")
+    expect(page.locator("#banner")).to_contain_text("ähnlichen Namen")
+    expect(page.locator("[data-action=join]")).to_be_visible()
+    page.fill("input[name=player-name]", "Anja")
+    page.click("[data-action=join]")
+    expect(page.locator('[data-player="Anja"]')).to_have_count(1)

@@ -190,7 +190,7 @@ def test_joining_names_full_and_rated(client: TestClient) -> None:
             ws.send_json({"type": "join"})
             assert _until(ws, "error")["code"] == "rated_arena"
         tokens = []
-        for name in ("Ann", "Bob", "ann", "Cy", "Dee"):
+        for name in ("Ann", "Bob", "ANN.", "Cy", "Dee"):  # a lookalike of Ann is refused
             with guest.websocket_connect(f"/ws/arena/{arena}") as ws:
                 ws.send_json({"type": "hello", "name": name})
                 _until(ws, "welcome")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from setgame import is_set, parse_card
-from setgame.server.client import Client, create_room, table_sets
+from setgame.server.client import Client, ServerError, create_room, table_sets
 
 
 @pytest.fixture
@@ -132,3 +132,38 @@ async def test_r10_someone_else_joining_takes_a_new_seat(
     await until(lambda: stranger.me is not None)
     assert new != seat and stranger.me is not None and stranger.me["locked"] is False
     assert bob.seat(seat) is not None and bob.seat(seat)["present"] is False
+
+
+async def test_a_name_like_another_seats_in_the_room_is_refused(
+    live_server: str, opened: list[Client]
+) -> None:
+    """This project's own rule: a second "Ann" (or a lookalike of it) in one room is refused
+    (``name_taken``, quoting it), as a second name is in an arena; a guest back in their own
+    departed seat is no other seat."""
+    room = await create_room(live_server)
+    for name in ("Ann", "Anna"):
+        client = await Client.connect(live_server, room)
+        opened.append(client)
+        await client.join(name)
+    ann, anna = opened
+    other = await Client.connect(live_server, room)
+    opened.append(other)
+    for lookalike in ("Ann", "ann", " Ann. ", "Аnn"):  # the last with a Cyrillic А
+        with pytest.raises(ServerError) as refused:
+            await other.join(lookalike)
+        assert refused.value.code in {"name_taken", "name_mixed"}
+        assert repr(lookalike.strip()) in str(refused.value)
+    with pytest.raises(ServerError) as refused:
+        await other.join("ann")
+    assert refused.value.code == "name_taken" and "looks like 'Ann'" in str(refused.value)
+    await ann.start()
+    await anna.wait_update(lambda s: s["phase"] == "playing")
+    seat = ann.player
+    await leave(ann, anna)
+    with pytest.raises(ServerError) as refused:  # not Ann's own spelling: not her seat back
+        await other.join("Ann.")
+    assert refused.value.code == "name_taken"
+    assert await other.join("ANN") == seat  # a guest back by name takes the seat again
+    await until(lambda: anna.seat(seat) is not None and anna.seat(seat)["present"])
+    shown = sorted(s["name"] for s in anna.state["players"]) if anna.state else []
+    assert shown == ["ANN", "Anna"]

@@ -31,6 +31,7 @@ from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
+from setgame.server.names import name_key
 from setgame.server.storage import (
     OUTAGES,
     ActionRow,
@@ -654,6 +655,8 @@ class Room:
             await self._tick(now)
             returning = None if bot_level is not None else self.returning(known, account, name)
             player = returning or "p" + secrets.token_hex(3)
+            if bot_level is None:
+                self._check_unlike(name, player)
             seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
             row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
             action = engine.Join(at=now, player=player, name=name)
@@ -670,6 +673,19 @@ class Room:
                     self.seats[player] = old
                 raise
         return player
+
+    def _check_unlike(self, name: str, player: str) -> None:
+        """Refuse (``name_taken``) a person's name that looks like another seat's here
+        (``names.name_key``: "Ann", "ann", "Ann."), as an arena refuses a name twice: seats
+        no one can tell apart, or a lookalike passing for the player beside it. Their own
+        departed seat, which they take back, is no other seat."""
+        wanted = name_key(name)
+        for pid, seat in self.seats.items():
+            if pid != player and seat.bot_level is None and name_key(seat.name) == wanted:
+                like = "is" if seat.name == name.strip() else f"looks like {seat.name!r}, which is"
+                raise engine.GameError(
+                    "name_taken", f"{name.strip()!r} {like} a name in this room: choose another"
+                )
 
     async def start(self, player: str) -> None:
         await self.act(lambda now: engine.Start(at=now, player=player))

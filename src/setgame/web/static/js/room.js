@@ -66,6 +66,7 @@ const ERRORS = {
   table_full: N_("err.table_full"),
   auto_deal: N_("err.auto_deal"),
   ...NAME_REFUSALS,
+  name_taken: N_("err.name_taken"),
   rated_room: N_("err.rated_room"),
   room_full: N_("err.room_full"),
   bad_phase: N_("err.bad_phase"),
