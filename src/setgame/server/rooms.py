@@ -656,7 +656,7 @@ class Room:
             returning = None if bot_level is not None else self.returning(known, account, name)
             player = returning or "p" + secrets.token_hex(3)
             if bot_level is None:
-                self._check_unlike(name, player)
+                self._check_unlike(name, player, account)
             seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
             row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
             action = engine.Join(at=now, player=player, name=name)
@@ -674,14 +674,16 @@ class Room:
                 raise
         return player
 
-    def _check_unlike(self, name: str, player: str) -> None:
+    def _check_unlike(self, name: str, player: str, account: str | None) -> None:
         """Refuse (``name_taken``) a person's name that looks like another seat's here
         (``names.name_key``: "Ann", "ann", "Ann."), as an arena refuses a name twice: seats
         no one can tell apart, or a lookalike passing for the player beside it. Their own
-        departed seat, which they take back, is no other seat."""
+        departed seat, which they take back, is no other person's, nor is a seat of their
+        own account."""
         wanted = name_key(name)
         for pid, seat in self.seats.items():
-            if pid != player and seat.bot_level is None and name_key(seat.name) == wanted:
+            mine = pid == player or (account is not None and seat.account == account)
+            if not mine and seat.bot_level is None and name_key(seat.name) == wanted:
                 like = "is" if seat.name == name.strip() else f"looks like {seat.name!r}, which is"
                 raise engine.GameError(
                     "name_taken", f"{name.strip()!r} {like} a name in this room: choose another"
