@@ -212,9 +212,11 @@ def _place(rgb: NDArray[Any], proposed: Quad, paper: NDArray[Any],
             return None
         card = warp(rgb, proposed, SIZE)
         own, even = border(card)
+        unshaded = None
         if seeded:  # a hard shadow across the card: its paper is of one colour, two lights
-            even = border(_unshaded(card))[1]
-        if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card):
+            unshaded = _unshaded(card)  # and the shadow's edge is no seam between two cards
+            even = border(unshaded)[1]
+        if even < 0.7 or float(np.abs(own - paper).max()) > 40 or crossed(card, unshaded):
             return None
         measures = measure(card)
         if measures is None or measures["stray"] > (STRAY[1] if seeded else STRAY[0]):
@@ -252,31 +254,52 @@ SEAM: Final = (5.0, 5.0)
 NEAR_SIDE: Final = 0.2
 
 
-def crossed(card: NDArray[Any]) -> bool:
+def crossed(card: NDArray[Any], unshaded: NDArray[Any] | None = None) -> bool:
     """Whether a seam runs across the middle of ``card`` (at :data:`SIZE`) along its rows or
     columns: a straight line of brightness step or shadow over the paper, with paper on
-    both sides (a symbol's edge has ink on one): the outline holds halves of two cards."""
+    both sides (a symbol's edge has ink on one): the outline holds halves of two cards.
+    Given ``unshaded`` (:func:`_unshaded`), the steps are looked for in it, where a hard
+    shadow's edge is gone; ink is what is ink in either (a dark ink's dim pixels are lifted
+    to paper's light in it), and how strong a seam must be is still measured on ``card``
+    (its light made one, a webcam's grain is gone too, and a blur's edge would stand out)."""
+    ink = _ink(card) if unshaded is None else _ink(card) | _ink(unshaded)
+    paper = cv2.dilate(ink, np.ones((9, 9), np.uint8)) == 0
+    steps = _steps(card if unshaded is None else unshaded, paper)
+    for profile, plain in zip(steps, _steps(card, paper), strict=True):
+        if not (plain > 0).any():
+            continue
+        floor = max(SEAM[0] * float(np.median(plain[plain > 0])), SEAM[1])
+        near = round(NEAR_SIDE * len(profile))
+        if (profile[near:len(profile) - near] > floor).any():
+            return True
+    return False
+
+
+def _steps(card: NDArray[Any], paper: NDArray[Any]) -> list[NDArray[Any]]:
+    """How strong a step of light ``card`` has on its ``paper``, per column and per row
+    (0 where under half of it is paper), smoothed over 5: a seam is a few pixels wide
+    (blurred); a symbol's edge past the ink's margin, one."""
     grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_RGB2GRAY).astype(np.float32),
                             (0, 0), 1.5)  # fmt: skip
-    lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
-    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
-    ink = ((chroma > 20) | (grey < 0.75 * np.percentile(grey, 90))).astype(np.uint8)
-    paper = cv2.dilate(ink, np.ones((9, 9), np.uint8)) == 0
+    profiles = []
     for axis, gradient in ((0, cv2.Sobel(grey, cv2.CV_32F, 1, 0)),
                            (1, cv2.Sobel(grey, cv2.CV_32F, 0, 1))):  # fmt: skip
         counts = paper.sum(axis=axis)  # per column (axis 0) or row (axis 1)
         profile = np.where(counts > 0.5 * paper.shape[axis],
                            (np.abs(gradient) * paper).sum(axis=axis) / np.maximum(counts, 1),
                            0.0)  # fmt: skip
-        if not (profile > 0).any():
-            continue
-        # a seam is a few pixels wide (blurred); a symbol's edge past the ink's margin, one
-        profile = np.convolve(profile, np.ones(5) / 5, mode="same")
-        floor = max(SEAM[0] * float(np.median(profile[profile > 0])), SEAM[1])
-        near = round(NEAR_SIDE * len(profile))
-        if (profile[near:len(profile) - near] > floor).any():
-            return True
-    return False
+        profiles.append(np.convolve(profile, np.ones(5) / 5, mode="same"))
+    return profiles
+
+
+def _ink(card: NDArray[Any]) -> NDArray[Any]:
+    """Where ``card`` is ink: coloured, or darker than its paper."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(card, cv2.COLOR_RGB2GRAY).astype(np.float32),
+                            (0, 0), 1.5)  # fmt: skip
+    lab = cv2.cvtColor(card, cv2.COLOR_RGB2LAB).astype(np.float32)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    ink: NDArray[Any] = ((chroma > 20) | (grey < 0.75 * np.percentile(grey, 90))).astype(np.uint8)
+    return ink
 
 
 def _on_photo(quad: Quad, width: int, height: int) -> bool:
