@@ -142,7 +142,7 @@ def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
     (:func:`_place`), its border's paper its own (no card found proposed it) but paper
     in the photo's light made neutral (``gains``), and of about the size of the cards
     found (:data:`SEEDED`); read as many symbols as were grouped, it may be a little less
-    sure (:data:`SEED_SURE`)."""
+    sure (:data:`SEED_SURE`); one blob may read as more (:func:`_as_grouped`)."""
     cards = list(found)
     typical = sizes([quad for quad, _ in found])[1] if len(found) >= 3 else None
     for outline, count in around_symbols(marks, [quad for quad, _ in found]):
@@ -153,9 +153,18 @@ def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
         if not paper_like(paper, gains):
             continue
         card = _place(rgb, quad, paper, cards, SEED_SURE, seeded=True)
-        if card is not None and card[1].number + 1 == count:
+        if card is not None and _as_grouped(card[1], count):
             cards.append(card)
     return cards
+
+
+def _as_grouped(reading: CardReading, count: int) -> bool:
+    """Whether a card proposed around ``count`` symbols read as a card: as many symbols as
+    were grouped or, around a single blob, more read surely (:data:`SURE`): solid symbols
+    touching in a shadow or run together by blur are one blob, and the outline centred on
+    it holds them all."""
+    symbols = reading.number + 1
+    return symbols == count or (count == 1 and reading.confidence >= SURE)
 
 
 def proposals(quad: Quad, nearer: float) -> list[Quad]:
