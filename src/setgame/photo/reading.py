@@ -108,7 +108,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         warp,
     )
     from setgame.photo.grid import by_symbols, grow, split_blocks
-    from setgame.photo.symbols import WEAK, symbols
+    from setgame.photo.symbols import WEAK, inked, symbols_of
 
     small, search_scale = searched(rgb)  # outlines and symbols are looked for here
     found, blocks = candidates(small)
@@ -131,7 +131,8 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     # cards no mask outlined, or outlined askew (across two cards, a corner cut off): each
     # proposed around its symbols and held to a proposed neighbour's checks, a candidate
     # like the masks' outlines, and a plain one
-    marks = (symbols(small), search_scale)
+    colours = inked(small)  # measured once for both looks for symbols
+    marks = (symbols_of(colours), search_scale)
     whole = [pair for pair in read if plain[id(pair[0])]]
     for quad, reading in by_symbols(rgb, whole, gains, marks)[len(whole):]:
         read.append((quad, reading))
@@ -158,7 +159,7 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
     # cards whose outline no mask showed, none of their neighbours found: by their symbols,
     # their fainter ink too (a moving webcam's blur breaks an open outline into pieces;
     # only here: taken earlier, blobs of it would compete with the masks' outlines)
-    seeded = by_symbols(rgb, kept, gains, (symbols(small, WEAK), search_scale))
+    seeded = by_symbols(rgb, kept, gains, (symbols_of(colours, WEAK), search_scale))
     if len(seeded) > len(kept):
         kept = grow(rgb, seeded, gains)
     placed = [(tuple((float(x) * scale, float(y) * scale) for x, y in quad), reading)

@@ -68,12 +68,22 @@ def proposed(marks: tuple[list[Symbol], float], taken: list[Quad]) -> list[tuple
     return [(_outline(group) * scale, len(group)) for group in groups]
 
 
-def symbols(rgb: NDArray[Any], weak: float = 1.0) -> list[Symbol]:
-    """The blobs of strong ink on paper in ``rgb`` shaped like a symbol (2-4 times as long
-    as wide, filling much of their box), open ones filled. With ``weak`` under 1, a blob
-    takes in the fainter ink (over ``weak`` of :data:`INK`) joined to its strong ink: a
-    moving webcam's blur leaves an open symbol's outline strong in pieces only, and a
-    halo around a solid one that is neither ink nor paper."""
+@dataclass(frozen=True)
+class Inked:
+    """A photo's colours as the look for symbols measures them (:func:`inked`): both looks
+    (the strong ink, then the fainter too) share them, measured once."""
+
+    a: NDArray[Any]  # Lab a and b, smoothed a little
+    b: NDArray[Any]
+    chroma: NDArray[Any]
+    dim: NDArray[Any]  # the thresholds' scale: the lightness of the paper nearby
+    paper: NDArray[Any]
+    ink: NDArray[Any]  # strong ink (uint8), small gaps closed
+    size: int  # the photo's long side, pixels
+
+
+def inked(rgb: NDArray[Any]) -> Inked:
+    """Measure ``rgb``'s colours for :func:`symbols_of`."""
     lab = cv2.cvtColor(neutral(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
     # the colour smoothed a little: a shadow's noise is strong in a and b
     a, b = (cv2.GaussianBlur(lab[:, :, i], (0, 0), 1.0) - 128 for i in (1, 2))
@@ -87,8 +97,25 @@ def symbols(rgb: NDArray[Any], weak: float = 1.0) -> list[Symbol]:
     paper = (chroma < PAPER * dim) & (light > 0.4 * white)
     ink = cv2.morphologyEx((chroma > INK * dim).astype(np.uint8), cv2.MORPH_CLOSE,
                            np.ones((3, 3), np.uint8))  # fmt: skip
+    return Inked(a, b, chroma, dim, paper, ink, max(rgb.shape[:2]))
+
+
+def symbols(rgb: NDArray[Any], weak: float = 1.0) -> list[Symbol]:
+    """The blobs of strong ink on paper in ``rgb`` shaped like a symbol: :func:`symbols_of` of
+    :func:`inked`."""
+    return symbols_of(inked(rgb), weak)
+
+
+def symbols_of(measured: Inked, weak: float = 1.0) -> list[Symbol]:
+    """The blobs of strong ink on paper shaped like a symbol (2-4 times as long as wide,
+    filling much of their box), open ones filled. With ``weak`` under 1, a blob takes in
+    the fainter ink (over ``weak`` of :data:`INK`) joined to its strong ink: a moving
+    webcam's blur leaves an open symbol's outline strong in pieces only, and a halo around
+    a solid one that is neither ink nor paper."""
+    ink = measured.ink
     if weak < 1.0:
-        _, labels = cv2.connectedComponents((chroma > weak * INK * dim).astype(np.uint8))
+        faint = (measured.chroma > weak * INK * measured.dim).astype(np.uint8)
+        _, labels = cv2.connectedComponents(faint)
         joined = np.zeros(int(labels.max()) + 1, bool)
         joined[labels[ink > 0]] = True
         joined[0] = False  # the background
@@ -99,7 +126,7 @@ def symbols(rgb: NDArray[Any], weak: float = 1.0) -> list[Symbol]:
     contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [],
                                   strict=True) if h[3] < 0]  # fmt: skip
-    size = max(rgb.shape[:2])
+    a, b, paper, size = measured.a, measured.b, measured.paper, measured.size
     marks = (_symbol(contour, ink, paper, a, b, size) for contour in contours)
     return [mark for mark in marks if mark is not None]
 
