@@ -273,8 +273,9 @@ def crossed(card: NDArray[Any], unshaded: NDArray[Any] | None = None) -> bool:
     (its light made one, a webcam's grain is gone too, and a blur's edge would stand out)."""
     ink = _ink(card) if unshaded is None else _ink(card) | _ink(unshaded)
     paper = cv2.dilate(ink, np.ones((9, 9), np.uint8)) == 0
-    steps = _steps(card if unshaded is None else unshaded, paper)
-    for profile, plain in zip(steps, _steps(card, paper), strict=True):
+    plains = _steps(card, paper)
+    steps = plains if unshaded is None else _steps(unshaded, paper)
+    for profile, plain in zip(steps, plains, strict=True):
         if not (plain > 0).any():
             continue
         floor = max(SEAM[0] * float(np.median(plain[plain > 0])), SEAM[1])
