@@ -37,7 +37,7 @@ from setgame.rules.game import GameError
 from setgame.server import arena_settings as cfg
 from setgame.server.arena_relay import Relay
 from setgame.server.arena_tables import arena_games, arena_players, arenas
-from setgame.server.names import name_key
+from setgame.server.names import lookalike
 from setgame.server.registry import RoomLimit, Rooms
 from setgame.server.rooms import Connection, Room, replayed
 from setgame.server.storage import OUTAGES, Storage, Write
@@ -293,8 +293,8 @@ class Arena:
         self._check_open()
         if len(self.entries) >= self.limits.players:
             raise GameError("arena_full", f"this arena has {len(self.entries)} players (the most)")
-        taken = {name_key(e.name) for e in self.entries.values()}  # lookalikes too (rooms.py)
-        if key in self.entries or name_key(name) in taken:
+        named = (entry.name for entry in self.entries.values())
+        if key in self.entries or lookalike(name, named) is not None:
             raise GameError("name_taken", f"{name!r} plays in this arena already: choose another")
         token = secrets.token_urlsafe(18)
         now = time.time()

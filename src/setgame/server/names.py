@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Final
 
 import disarm
@@ -105,6 +106,17 @@ def name_key(name: str) -> str:
     for pair, single in _PAIRS:
         text = text.replace(pair, single)
     return text
+
+
+def lookalike(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that looks like ``name`` (the same :func:`name_key`), if any:
+    a room's seats and an arena's players each hold a name once.
+
+    >>> lookalike("ann.", ["Bob", "Ann"]), lookalike("Anna", ["Ann"])
+    ('Ann', None)
+    """
+    key = name_key(name)
+    return next((other for other in others if name_key(other) == key), None)
 
 
 def bot_like(name: str) -> bool:

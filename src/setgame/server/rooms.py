@@ -31,7 +31,7 @@ from setgame.rules.puzzle import daily_seed, parse_day
 from setgame.server import protocol as p
 from setgame.server.bounds import JoinBounds
 from setgame.server.fanout import Fanout
-from setgame.server.names import name_key
+from setgame.server.names import lookalike
 from setgame.server.storage import (
     OUTAGES,
     ActionRow,
@@ -680,14 +680,18 @@ class Room:
         no one can tell apart, or a lookalike passing for the player beside it. Their own
         departed seat, which they take back, is no other person's, nor is a seat of their
         own account."""
-        wanted = name_key(name)
-        for pid, seat in self.seats.items():
-            mine = pid == player or (account is not None and seat.account == account)
-            if not mine and seat.bot_level is None and name_key(seat.name) == wanted:
-                like = "is" if seat.name == name.strip() else f"looks like {seat.name!r}, which is"
-                raise engine.GameError(
-                    "name_taken", f"{name.strip()!r} {like} a name in this room: choose another"
-                )
+        others = (
+            seat.name
+            for pid, seat in self.seats.items()
+            if pid != player and seat.bot_level is None
+            and (account is None or seat.account != account)
+        )
+        other = lookalike(name, others)
+        if other is not None:
+            like = "is" if other == name.strip() else f"looks like {other!r}, which is"
+            raise engine.GameError(
+                "name_taken", f"{name.strip()!r} {like} a name in this room: choose another"
+            )
 
     async def start(self, player: str) -> None:
         await self.act(lambda now: engine.Start(at=now, player=player))
