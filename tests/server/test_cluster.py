@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import uuid
+import weakref
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -544,15 +545,15 @@ async def test_a_room_nobody_reopens_is_adopted_and_its_bots_play_on(
 # --- chat across processes --------------------------------------------------------------------
 
 
-HEARD: dict[int, set[tuple[str, int]]] = {}
-"""Per client (its id), the lines it heard: a newcomer's history read from the database may
+HEARD: weakref.WeakKeyDictionary[Client, set[tuple[str, int]]] = weakref.WeakKeyDictionary()
+"""Per client, the lines it heard: a newcomer's history read from the database may
 cross a live line, which then comes twice (docs/protocol.md, "Chat"); clients keep one."""
 
 
 async def heard(client: Client, timeout: float = 5.0) -> list[dict[str, Any]]:
     """The new lines of the next ``chat`` message that brings any to this client (an error
     raises it)."""
-    seen = HEARD.setdefault(id(client), set())
+    seen = HEARD.setdefault(client, set())
     while True:
         message = await client.wait_for(lambda m: m["type"] in ("chat", "error"), timeout)
         assert message["type"] == "chat", message
