@@ -192,9 +192,13 @@ def test_a_photo_of_a_table_is_read_corrected_and_played_on_a_phone(
             height = (box.bounding_box() or {"height": 0})["height"]
             assert height >= 44, f"{target} is {height} px high"
 
-    # play this table: a practice room deals exactly these cards
-    page.locator("[data-action=play-table]").tap()
+    # play this table: a practice room deals exactly these cards, one room for a double tap
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    play = page.locator("[data-action=play-table]")
+    play.evaluate("b => { b.click(); b.click(); }")
     page.wait_for_url("**/room/*")
+    assert [url for url in posts if url.endswith("/api/rooms")] == [f"{live_server}/api/rooms"]
     join(page, page.url, "Ann")
     start(page)
     assert table(page) == corrected

@@ -93,7 +93,11 @@ const CODES = {
   server_full: N_("arena.err.server_full"),
 };
 
-// One arena per press: the button waits while the server makes it (a double click made two).
+// One arena per press: the button waits while the server makes it (a double click made two),
+// and a second longer after it answers, since a fast server answers before a double click's
+// second press lands.
+const SETTLE_MS = 1500;
+
 async function create(e) {
   e.preventDefault();
   const button = $("[data-arena-create]");
@@ -101,6 +105,7 @@ async function create(e) {
   button.disabled = true;
   const error = $("[data-arena-error]");
   error.textContent = "";
+  let made = false;
   try {
     const res = await fetch("/api/arenas", {
       method: "POST",
@@ -120,10 +125,12 @@ async function create(e) {
     share.querySelector("[data-arena-open]").href = url;
     share.hidden = false;
     share.querySelector(".link").select();
+    made = true;
   } catch (err) {
     error.textContent = [t("arena.create.failed"), err.message].join(": ");
   } finally {
-    button.disabled = false;
+    if (made) setTimeout(() => (button.disabled = false), SETTLE_MS);
+    else button.disabled = false;
   }
 }
 

@@ -409,7 +409,16 @@ async function judge() {
 
 // --- playing the table -----------------------------------------------------------------
 
+// One room per tap: a double tap would make a second practice room, which counts against the
+// address's cap. Free again after a refusal, or when the browser brings this page back.
+let playing = false;
+addEventListener("pageshow", (e) => {
+  if (e.persisted) playing = false;
+});
+
 async function playTable() {
+  if (playing) return;
+  playing = true;
   const error = $("#photo-play-error");
   error.textContent = "";
   const body = { mode: "practice", start: cards.map((c) => c.code), public: false };
@@ -422,12 +431,14 @@ async function playTable() {
     const data = await reply.json().catch(() => ({}));
     if (!reply.ok) {
       error.textContent = t("photo.err.play", { why: data.message || `HTTP ${reply.status}` });
-      return;
+    } else {
+      location.assign(data.url);
+      return; // still playing until the room's page replaces this one
     }
-    location.assign(data.url);
   } catch (err) {
     error.textContent = t("photo.err.play", { why: err.message });
   }
+  playing = false;
 }
 
 // --- the page ----------------------------------------------------------------------------
