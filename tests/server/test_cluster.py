@@ -1009,3 +1009,50 @@ def test_a_mirror_behind_the_owners_mark_reads_the_rest_from_the_database() -> N
     assert _follow_now(mirror, mark | {"v": 5})
     assert not _follow_now(mirror, mark | {"v": 8})
     assert not _follow_now(mirror, mark | {"game": "g2", "v": 3})
+
+
+async def claimed(server: LiveServer, name: str) -> str:
+    """Claim ``name`` on ``server``: the session of that account, for any process."""
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        answer = await http.post(
+            f"{server.url}/api/account/claim", json={"name": name, "password": "correct horse"}
+        )
+    assert answer.status_code == 201, answer.text
+    return str(answer.cookies["setgame_session"])
+
+
+async def test_one_seat_per_account_across_processes(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Ann's account sits on a mirror; she joins again from another browser on another
+    mirror: the owner gives her seat a new token and says so on the room's channel (``k:
+    "seat"``), so that the second mirror seats her there, the first closes her old socket
+    (4009, past SETGAME_SEAT_SOCKETS=1) and every process refuses the old token."""
+    env = {"SETGAME_SEAT_SOCKETS": "1"}
+    with three_servers(cluster_db, redis_url, tmp_path, env) as cluster:
+        room = await create_room(cluster[0].url)  # the first process owns it
+        session = await claimed(cluster[0], "Ann")
+        bob = await Client.connect(cluster[0].url, room)
+        first = await Client.connect(cluster[1].url, room, session=session)
+        clients = [bob, first]
+        try:
+            await bob.join("Bob")
+            seat = await first.join("Ann")
+            old = first.token
+            second = await Client.connect(cluster[2].url, room, session=session)
+            clients.append(second)
+            assert await second.join("Ann") == seat
+            assert second.token not in (None, old)
+            closed = await first.wait_closed()
+            assert (closed.code, closed.reason) == (4009, "seat_elsewhere")
+            for server in cluster:  # the old token seats nobody anywhere; the new one does
+                stale = await Client.connect(server.url, room, token=old)
+                clients.append(stale)
+                assert stale.welcome["you"] is None, server.url
+                fresh = await Client.connect(server.url, room, token=second.token)
+                clients.append(fresh)
+                assert fresh.welcome["you"] == seat, server.url
+            names = sorted(p["name"] for p in fresh.welcome["state"]["players"])
+            assert names == ["Ann", "Bob"]
+        finally:
+            await close_all(clients)
