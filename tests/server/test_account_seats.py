@@ -6,6 +6,7 @@ from another person: a second browser's guest gets a seat of its own, under anot
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,12 +14,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from setgame.server.accounts import Accounts
 from setgame.server.app import build
 from setgame.server.client import table_sets
 from setgame.server.limits import Limits
-from setgame.server.storage import Storage
+from setgame.server.protocol import RoomSettings
+from setgame.server.storage import Storage, StorageError
 
 from .accountkit import PASSWORD, Browser, TestClient, claim
+from .roomkit import FakeConnection, registry
 
 if TYPE_CHECKING:  # accountkit imports the test client without its deprecation warning
     from starlette.testclient import WebSocketTestSession
@@ -215,3 +219,25 @@ def test_a_hello_with_another_browsers_session_does_not_take_the_seat(
             assert _hello(second)["you"] is None
             first.send_json({"type": "ping"})
             assert _until(first, "pong")["type"] == "pong"  # not closed: nothing taken
+
+
+async def test_a_take_back_the_database_refuses_changes_nothing(tmp_path: Path) -> None:
+    """The new token is stored before anything changes: when the database refuses it, the
+    join fails, the old token still seats and the room plays on; then it succeeds."""
+    async with registry(tmp_path / "a.db") as rooms:
+        account = (await Accounts(rooms.storage).claim("Ann", PASSWORD)).id
+        room = await rooms.create(RoomSettings(), "10.0.0.1")
+        first = FakeConnection()
+        room.attach(first)
+        player = await room.join(first, "Ann", "10.0.0.1", account=account)
+        token = next(m["token"] for m in map(json.loads, first.sent) if m["type"] == "joined")
+        second = FakeConnection()
+        room.attach(second)
+        rooms.storage.fault = "disk full"
+        with pytest.raises(StorageError, match="disk full"):
+            await room.join(second, "Ann", "10.0.0.2", account=account)
+        assert second.player is None and room.seat_for(token) == player and not room.broken
+        rooms.storage.fault = None
+        assert await room.join(second, "Ann", "10.0.0.2", account=account) == player
+        assert room.seat_for(token) is None and second.player == player
+        assert [s.player for s in room.seats.values()] == [player]

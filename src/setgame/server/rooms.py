@@ -710,11 +710,10 @@ class Room:
         with the seat's view. The seat's oldest connections past ``seat_sockets``
         (the joiner counts) are closed with 4009, as a third tab's hello closes them."""
         seat = self.seats[player]
-        try:
+        try:  # nothing changed yet: a failure leaves the seat as it was
             await self.storage.retoken_seat(self.id, player, seat.name, token_hash)
-        except Exception as exc:
-            log.exception("room %s: cannot store seat %s's new token", self.id, player)
-            self._break(_why_broken(exc))
+        except Fenced:  # another process owns the room now: this one must stop
+            self._break(p.OWNER_MOVED)
             raise
         seat.token_hash, seat.client = token_hash, client
         if seated is not None:
