@@ -156,7 +156,8 @@ def test_a_second_browser_of_one_account_takes_its_seat_back(
     """One seat per account (docs/protocol.md): Ann signed in on a laptop and on a phone
     (two browsers, two seat tokens) joins the room on both; the phone takes her one seat back
     (one Ann at the table, her score kept), and the laptop, past ``SETGAME_SEAT_SOCKETS=1``,
-    stops with 4009 and says where the seat went, as a second tab makes it."""
+    stops with 4009 and says where the seat went, as a second tab makes it. "Play here" then
+    watches (the laptop's token seats nobody now), and joining takes the seat back again."""
     server = server_factory(env={"SETGAME_SEAT_SOCKETS": "1"})
     name = "Ann" + uuid.uuid4().hex[:4]
     claimed = httpx.post(
@@ -181,7 +182,13 @@ def test_a_second_browser_of_one_account_takes_its_seat_back(
     expect(phone.locator("[data-player]")).to_have_count(1)
     wait_score(phone, name, 1)
     expect(laptop.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
-    expect(laptop.locator("[data-action=play-here]")).to_be_visible()
+    laptop.click("[data-action=play-here]")  # its token seats nobody now: it watches...
+    expect(laptop.locator("#conn")).to_have_attribute("data-conn", "open")
+    expect(laptop.locator("[data-action=join]")).to_be_visible()
+    laptop.click("[data-action=join]")  # ...until it joins: the seat comes back, as it was
+    expect(laptop.locator(f'[data-player="{name}"] .badge.you')).to_have_count(1)
+    wait_score(laptop, name, 1)
+    expect(phone.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
 
 
 def test_the_daily_puzzle_in_a_second_tab_stops_the_first_with_words(
