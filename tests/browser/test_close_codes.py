@@ -13,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.browserkit import create_room, join
+from browser.browserkit import create_room, ensure_set, join, start, take, wait_score
 from browser.test_a11y import violations
 
 pytestmark = pytest.mark.browser
@@ -146,6 +148,47 @@ def test_two_tabs_of_one_seat_do_not_take_it_from_each_other_in_a_loop(
     second.wait_for_timeout(2000)
     assert len(opened) == 2
     expect(second.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
+
+
+def test_a_second_browser_of_one_account_takes_its_seat_back(
+    server_factory: Any, new_page: Any
+) -> None:
+    """One seat per account (docs/protocol.md): Ann signed in on a laptop and on a phone
+    (two browsers, two seat tokens) joins the room on both; the phone takes her one seat back
+    (one Ann at the table, her score kept), and the laptop, past ``SETGAME_SEAT_SOCKETS=1``,
+    stops with 4009 and says where the seat went, as a second tab makes it. "Play here" then
+    watches (the laptop's token seats nobody now), and joining takes the seat back again."""
+    server = server_factory(env={"SETGAME_SEAT_SOCKETS": "1"})
+    name = "Ann" + uuid.uuid4().hex[:4]
+    claimed = httpx.post(
+        f"{server}/api/account/claim", json={"name": name, "password": "correct horse"},
+        trust_env=False,
+    )
+    assert claimed.status_code == 201, claimed.text
+    url = create_room(server, public=False, no_set="auto")
+    laptop, phone = new_page(), new_page()
+    for page in (laptop, phone):
+        page.goto(server)
+        answer = page.request.post(
+            f"{server}/api/account/signin", data={"name": name, "password": "correct horse"}
+        )
+        assert answer.status == 200, answer.text()
+    join(laptop, url, name)
+    start(laptop)
+    take(laptop, name, ensure_set([laptop]))
+    wait_score(laptop, name, 1)
+    join(phone, url, name)
+    expect(phone.locator(f'[data-player="{name}"] .badge.you')).to_have_count(1)
+    expect(phone.locator("[data-player]")).to_have_count(1)
+    wait_score(phone, name, 1)
+    expect(laptop.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
+    laptop.click("[data-action=play-here]")  # its token seats nobody now: it watches...
+    expect(laptop.locator("#conn")).to_have_attribute("data-conn", "open")
+    expect(laptop.locator("[data-action=join]")).to_be_visible()
+    laptop.click("[data-action=join]")  # ...until it joins: the seat comes back, as it was
+    expect(laptop.locator(f'[data-player="{name}"] .badge.you')).to_have_count(1)
+    wait_score(laptop, name, 1)
+    expect(phone.locator("#conn")).to_have_attribute("data-conn", "elsewhere")
 
 
 def test_the_daily_puzzle_in_a_second_tab_stops_the_first_with_words(

@@ -546,21 +546,22 @@ async def test_a_room_nobody_reopens_is_adopted_and_its_bots_play_on(
 
 
 HEARD: weakref.WeakKeyDictionary[Client, set[tuple[str, int]]] = weakref.WeakKeyDictionary()
-"""Per client, the lines it heard: a newcomer's history read from the database may
-cross a live line, which then comes twice (docs/protocol.md, "Chat"); clients keep one."""
+"""Per client, the lines it heard (kept by the client itself: a later test's client may
+take an earlier one's id): each line reaches a connection once (docs/protocol.md, "Chat")."""
 
 
 async def heard(client: Client, timeout: float = 5.0) -> list[dict[str, Any]]:
-    """The new lines of the next ``chat`` message that brings any to this client (an error
-    raises it)."""
+    """The lines of the next ``chat`` message this client gets (an error raises it); a line
+    heard twice is an error: a newcomer's history read from the database can cross the same
+    line heard live, and the server sends it once."""
     seen = HEARD.setdefault(client, set())
-    while True:
-        message = await client.wait_for(lambda m: m["type"] in ("chat", "error"), timeout)
-        assert message["type"] == "chat", message
-        lines = [x for x in message["messages"] if (x["game"], x["seq"]) not in seen]
-        seen.update((x["game"], x["seq"]) for x in lines)
-        if lines:
-            return lines
+    message = await client.wait_for(lambda m: m["type"] in ("chat", "error"), timeout)
+    assert message["type"] == "chat", message
+    lines: list[dict[str, Any]] = message["messages"]
+    again = [x for x in lines if (x["game"], x["seq"]) in seen]
+    assert not again, f"heard twice: {again}"
+    seen.update((x["game"], x["seq"]) for x in lines)
+    return lines
 
 
 async def test_chat_lines_reach_every_process_in_one_order(cluster: list[LiveServer]) -> None:
@@ -849,6 +850,65 @@ async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path
         await storage.close()
 
 
+async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mirror reads a newcomer's history from the database; the owner stores a line and
+    publishes it meanwhile, so the line is both in that history and heard live. The mirror
+    holds it until the history is sent and sends it once (before: first live, then again in
+    the history, out of order)."""
+    from setgame.server import chat as chat_module
+
+    storage = Storage(tmp_path / "chat.db", create=True)
+    await storage.open()
+    try:
+        room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
+        room.game_id = "g1"
+        sent: list[int] = []
+
+        class Conn:
+            player = None
+
+            def send(self, text: str) -> None:
+                sent.extend(m["seq"] for m in json.loads(text)["messages"])
+
+            def close(self, code: int, reason: str = "") -> None: ...
+
+        lines = [
+            {"seq": n, "game": "g1", "at": 0.0, "from": "p1", "name": "Ann", "text": f"line {n}"}
+            for n in range(1, 4)
+        ]
+
+        async def store(line: dict[str, Any]) -> None:
+            values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
+            values |= {"room": "r1", "sender": "p1", "posted": 0.0}
+            await storage.write((chat_lines.insert().values(values), {}))
+
+        await store(lines[0])
+        reading, read = asyncio.Event(), asyncio.Event()
+
+        async def slow_lines(storage: Storage, game: str) -> list[dict[str, Any]]:
+            reading.set()
+            await read.wait()  # the owner stores and publishes line 2 meanwhile
+            return await stored_lines(storage, game)
+
+        monkeypatch.setattr(chat_module, "stored_lines", slow_lines)
+        newcomer = Conn()
+        room.conns.add(newcomer)  # as sockets.hello: attached, then its history at once
+        chat = chat_of(room)
+        assert isinstance(chat, MirrorChat)
+        history = asyncio.create_task(chat.history(newcomer))
+        await reading.wait()
+        await store(lines[1])
+        await chat.follow(lines[1])  # published after its commit: heard here now
+        read.set()
+        await history
+        await chat.follow(lines[2])
+        assert sent == [1, 2, 3]
+    finally:
+        await storage.close()
+
+
 async def test_r10_a_player_who_leaves_on_one_process_takes_the_seat_back_on_another(
     cluster: list[LiveServer],
 ) -> None:
@@ -1009,3 +1069,50 @@ def test_a_mirror_behind_the_owners_mark_reads_the_rest_from_the_database() -> N
     assert _follow_now(mirror, mark | {"v": 5})
     assert not _follow_now(mirror, mark | {"v": 8})
     assert not _follow_now(mirror, mark | {"game": "g2", "v": 3})
+
+
+async def claimed(server: LiveServer, name: str) -> str:
+    """Claim ``name`` on ``server``: the session of that account, for any process."""
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        answer = await http.post(
+            f"{server.url}/api/account/claim", json={"name": name, "password": "correct horse"}
+        )
+    assert answer.status_code == 201, answer.text
+    return str(answer.cookies["setgame_session"])
+
+
+async def test_one_seat_per_account_across_processes(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Ann's account sits on a mirror; she joins again from another browser on another
+    mirror: the owner gives her seat a new token and says so on the room's channel (``k:
+    "seat"``), so that the second mirror seats her there, the first closes her old socket
+    (4009, past SETGAME_SEAT_SOCKETS=1) and every process refuses the old token."""
+    env = {"SETGAME_SEAT_SOCKETS": "1"}
+    with three_servers(cluster_db, redis_url, tmp_path, env) as cluster:
+        room = await create_room(cluster[0].url)  # the first process owns it
+        session = await claimed(cluster[0], "Ann")
+        bob = await Client.connect(cluster[0].url, room)
+        first = await Client.connect(cluster[1].url, room, session=session)
+        clients = [bob, first]
+        try:
+            await bob.join("Bob")
+            seat = await first.join("Ann")
+            old = first.token
+            second = await Client.connect(cluster[2].url, room, session=session)
+            clients.append(second)
+            assert await second.join("Ann") == seat
+            assert second.token not in (None, old)
+            closed = await first.wait_closed()
+            assert (closed.code, closed.reason) == (4009, "seat_elsewhere")
+            for server in cluster:  # the old token seats nobody anywhere; the new one does
+                stale = await Client.connect(server.url, room, token=old)
+                clients.append(stale)
+                assert stale.welcome["you"] is None, server.url
+                fresh = await Client.connect(server.url, room, token=second.token)
+                clients.append(fresh)
+                assert fresh.welcome["you"] == seat, server.url
+            names = sorted(p["name"] for p in fresh.welcome["state"]["players"])
+            assert names == ["Ann", "Bob"]
+        finally:
+            await close_all(clients)

@@ -171,6 +171,14 @@ class RoomChat:
         self.spectators = 0  # of them, said by spectators (since this process loaded them)
         self.by_client: Counter[str] = Counter()  # of them, per address (likewise)
         self.speakers: weakref.WeakKeyDictionary[Connection, _Speaker] = weakref.WeakKeyDictionary()
+        # each line reaches a connection once: the lines heard live while its history is
+        # read (held, sent after it), and the last line sent to it, (game, seq)
+        self.holding: weakref.WeakKeyDictionary[Connection, list[dict[str, Any]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.sent: weakref.WeakKeyDictionary[Connection, tuple[str, int]] = (
+            weakref.WeakKeyDictionary()
+        )
         self.on_line: Callable[[Room, dict[str, Any]], None] | None = None  # stored: cluster
 
     @property
@@ -192,11 +200,27 @@ class RoomChat:
         self.by_client = Counter()  # addresses are not stored: counted from a restart on
 
     async def history(self, conn: Connection) -> None:
-        """Send a greeted connection the latest messages, if there are any."""
-        async with self.lock:
-            await self._load()
-            if self.lines:
-                conn.send(p.encode(p.ChatLines(messages=list(self.lines))))
+        """Send a greeted connection the latest messages it has not had, if there are any.
+
+        Called right after the connection joined the room's (``sockets.hello``), before any
+        wait: lines heard live from then on are held until the history is sent, then sent
+        after it, each line once (a line stored while the history was read is in both)."""
+        held = self.holding.setdefault(conn, [])
+        try:
+            async with self.lock:
+                await self._load()
+                self._send_new(conn, list(self.lines))
+        finally:
+            self.holding.pop(conn, None)
+        self._send_new(conn, held)
+
+    def _send_new(self, conn: Connection, lines: list[dict[str, Any]]) -> None:
+        """Send ``conn`` those of ``lines`` (in order) that come after the last it was sent."""
+        game, last = self.sent.get(conn, ("", 0))
+        new = [x for x in lines if x["game"] != game or int(x["seq"]) > last]
+        if new:
+            conn.send(p.encode(p.ChatLines(messages=new)))
+            self.sent[conn] = (str(new[-1]["game"]), int(new[-1]["seq"]))
 
     async def say(
         self, conn: Connection, text: str, bounds: ChatBounds | None = None, host: str = "?"
@@ -276,10 +300,20 @@ class RoomChat:
             )
 
     def heard(self, line: dict[str, Any]) -> None:
-        """Send one stored message to this process's connections."""
+        """Send one stored message to this process's connections (encoded once), but to
+        one whose history is being read (held for it) or that had it already."""
         text_out = p.encode(p.ChatLines(messages=[line]))
+        here = (str(line["game"]), int(line["seq"]))
         for other in list(self.room.conns):
+            held = self.holding.get(other)
+            if held is not None:
+                held.append(line)
+                continue
+            game, last = self.sent.get(other, ("", 0))
+            if game == here[0] and last >= here[1]:
+                continue
             other.send(text_out)
+            self.sent[other] = here
 
     def _speaker(self, player: str | None, watcher: str) -> tuple[str, str | None]:
         """Who speaks: (a seat's player id and name) or (a spectator's label, None)."""

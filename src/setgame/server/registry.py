@@ -220,6 +220,7 @@ class Rooms:
             self.limits.seats_per_client, self.limits.joins_per_minute, self.limits.join_burst
         )
         room.away_grace = self.limits.away_grace
+        room.seat_sockets = self.limits.seat_sockets
         room.chat_share = self.limits.chat_client_lines
         room.on_listing = self._relist
         room.on_change.append(self._relist)

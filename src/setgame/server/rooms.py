@@ -161,6 +161,8 @@ class Room:
         self.on_listing: Callable[[Room], None] | None = None  # may its listing have changed
         self.joins = JoinBounds()
         self.away_grace = AWAY_GRACE
+        self.seat_sockets = 4  # a seat's connections at most (``Limits.seat_sockets``)
+        self.on_seat: Callable[[Room, str], None] | None = None  # a seat got a new token
         self.chat_share = 500  # lines one address may say in a game (``chat_client_lines``)
         self.creator: str | None = None
         self._watchers_told = 0  # the spectator count the connections were last told
@@ -589,7 +591,7 @@ class Room:
         (:meth:`returning`)."""
         if conn.player is not None:
             raise engine.GameError("already_seated", f"you already sit as {conn.player!r}")
-        self._check_joins(client)
+        self._check_joins(client, account)
         new_token = secrets.token_urlsafe(18)
 
         def seated(player: str) -> None:
@@ -599,7 +601,7 @@ class Room:
         self.joins.take(client)
         known = hash_token(token) if token else None
         player = await self._seat(
-            name, hash_token(new_token), None, seated, client, account, known=known
+            name, hash_token(new_token), None, seated, client, account, known=known, joiner=conn
         )
         self._presence(player, True)
         self._relist()
@@ -615,11 +617,14 @@ class Room:
         player = await self._seat(name, hash_token(token), None, client=client, account=account)
         return player, token
 
-    def _check_joins(self, client: str) -> None:
+    def _check_joins(self, client: str, account: str | None = None) -> None:
+        """The address's bounds: its seats here (not counting the joiner's account's own
+        seat, which a join takes back, not adds) and its rate of joins."""
         held = sum(  # a departed seat is held by nobody: its person may come back
             1
             for seat in self.seats.values()
             if seat.client == client and self.is_seated(seat.player)
+            and (account is None or seat.account != account)
         )
         if held >= self.joins.seats_per_client:
             raise engine.GameError(
@@ -646,17 +651,24 @@ class Room:
         client: str | None = None,
         account: str | None = None,
         known: str | None = None,
+        joiner: Connection | None = None,
     ) -> str:
         """Seat a person (or a bot); one who left this match takes their seat again (the
-        token hash ``known`` they said hello with, their account or their name)."""
+        token hash ``known`` they said hello with, their account or their name). A
+        signed-in person whose account sits here already takes that seat back
+        (:meth:`_take_back`): one seat per account."""
         async with self.lock:
             self._check_alive()
             now = self.now()
             await self._tick(now)
+            own = None if bot_level is not None else self._account_seat(account)
+            if own is not None and token_hash is not None:
+                await self._take_back(own, token_hash, client, seated, joiner)
+                return own
             returning = None if bot_level is not None else self.returning(known, account, name)
             player = returning or "p" + secrets.token_hex(3)
             if bot_level is None:
-                self._check_unlike(name, player, account)
+                self._check_unlike(name, player)
             seat = Seat(player, name.strip(), token_hash, bot_level, client, account)
             row = SeatRow(player, seat.name, token_hash, bot_level, account, again=bool(returning))
             action = engine.Join(at=now, player=player, name=name)
@@ -674,17 +686,64 @@ class Room:
                 raise
         return player
 
-    def _check_unlike(self, name: str, player: str, account: str | None) -> None:
+    def _account_seat(self, account: str | None) -> str | None:
+        """The seat ``account`` sits in here now (not departed), if any."""
+        if account is None:
+            return None
+        for pid, seat in self.seats.items():
+            if seat.account == account and seat.bot_level is None and self.is_seated(pid):
+                return pid
+        return None
+
+    async def _take_back(
+        self,
+        player: str,
+        token_hash: str,
+        client: str | None,
+        seated: Callable[[str], None] | None,
+        joiner: Connection | None,
+    ) -> None:
+        """The account of ``player`` joins again from elsewhere (another browser, cookies
+        cleared): the same seat, score and cards, under a new token; the old token seats
+        nobody from then on. Nothing happens in the game (no action, no version): only the
+        seat's stored token changes, and the joiner is sent ``joined`` then a ``welcome``
+        with the seat's view. The seat's oldest connections past ``seat_sockets``
+        (the joiner counts) are closed with 4009, as a third tab's hello closes them."""
+        seat = self.seats[player]
+        try:  # nothing changed yet: a failure leaves the seat as it was
+            await self.storage.retoken_seat(self.id, player, seat.name, token_hash)
+        except Fenced:  # another process owns the room now: this one must stop
+            self._break(p.OWNER_MOVED)
+            raise
+        seat.token_hash, seat.client = token_hash, client
+        if seated is not None:
+            seated(player)
+        if joiner is not None:  # no update follows (no version): the seat's own view now
+            joiner.send(self.welcome(joiner, None))
+        self.make_way(player, joiner)
+        if self.on_seat is not None:
+            self.on_seat(self, player)
+
+    def make_way(self, player: str, newest: Connection | None = None) -> None:
+        """Close ``player``'s oldest connections here but ``newest`` (the one that takes or
+        took the seat now, here or on another process: it counts either way), so that the
+        seat keeps at most ``seat_sockets``: with 4009 (``seat_elsewhere``), which the page
+        does not retry, so that two tabs do not take the seat from each other for ever."""
+        same = [c for c in self.conns if c.player == player and c is not newest]
+        same.sort(key=lambda c: getattr(c, "opened", 0.0))
+        for old in same[: max(0, len(same) - self.seat_sockets + 1)]:
+            old.close(p.CLOSE_SEAT_ELSEWHERE, p.SEAT_ELSEWHERE)
+
+    def _check_unlike(self, name: str, player: str) -> None:
         """Refuse (``name_taken``) a person's name that looks like another seat's here
         (``names.name_key``: "Ann", "ann", "Ann."), as an arena refuses a name twice: seats
         no one can tell apart, or a lookalike passing for the player beside it. Their own
-        departed seat, which they take back, is no other person's, nor is a seat of their
-        own account."""
+        departed seat, which they take back, is no other person's (a seat of their own
+        account sitting here is taken back before: :meth:`_take_back`)."""
         others = (
             seat.name
             for pid, seat in self.seats.items()
             if pid != player and seat.bot_level is None
-            and (account is None or seat.account != account)
         )
         other = lookalike(name, others)
         if other is not None:

@@ -448,7 +448,7 @@ def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | Non
         conn.close(p.CLOSE_POLICY)
         return
     if seat is not None:
-        _make_way(room, conn, seat)
+        room.make_way(seat, conn)  # past seat_sockets, its oldest sockets close (4009)
     if not conn.greeted:
         conn.greeted = True
         conn.ws.app.state.lobby.leave(conn.host)
@@ -457,16 +457,6 @@ def hello(room: Room, conn: SocketConnection, seat: str | None, since: int | Non
     conn.send(room.welcome(conn, since))
     room.after_welcome(conn)
     room.attach(conn)  # an unknown token leaves a spectator: welcome says you=null
-
-
-def _make_way(room: Room, conn: SocketConnection, seat: str) -> None:
-    """Close the seat's oldest sockets so that it keeps at most ``seat_sockets``: with a
-    code of their own (4009, not a retried 1008), so that two tabs of one seat do not take
-    the seat from each other again and again; the page says where the seat went."""
-    same = [c for c in room.conns if c.player == seat and c is not conn]
-    same.sort(key=lambda c: getattr(c, "opened", 0.0))
-    for old in same[: max(0, len(same) - conn.limits.seat_sockets + 1)]:
-        old.close(p.CLOSE_SEAT_ELSEWHERE, p.SEAT_ELSEWHERE)
 
 
 async def _play(room: Room, player: str, message: p.ClientMessage) -> None:

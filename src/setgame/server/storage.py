@@ -515,6 +515,12 @@ class Storage:
         values = {"room_id": room, "player_id": player}
         await self._submit(*self._fence(room), (_REMOVE_SEAT, values))
 
+    async def retoken_seat(self, room: str, player: str, name: str, token_hash: str) -> None:
+        """A seat's new token (its account took it back from another browser: the old
+        token seats nobody from now on), under the room's fencing token."""
+        values = {"room_id": room, "player_id": player, "new_name": name}
+        await self._submit(*self._fence(room), (_RESEAT, values | {"new_token_hash": token_hash}))
+
     async def append(
         self,
         game: str,

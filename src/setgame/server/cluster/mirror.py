@@ -12,6 +12,7 @@ published.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from typing import Any, Final, Protocol
@@ -139,7 +140,8 @@ class MirrorRoom(Room):
         """The owner answered before its update arrived here: wait for the seat."""
         deadline = time.monotonic() + timeout
         while digest in self._joining and time.monotonic() < deadline and not self.broken:
-            await self.wait_change(self.version, deadline - time.monotonic())
+            with contextlib.suppress(TimeoutError):  # a seat taken back moves no version
+                await asyncio.wait_for(self._changed.wait(), deadline - time.monotonic())
 
     async def start(self, player: str) -> None:
         await self.node.relay(self, "start", player=player)
@@ -206,6 +208,27 @@ class MirrorRoom(Room):
             conn.send(p.encode(p.Joined(player=action.player, token=token)))
             self._presence(action.player, True)
             self._tell_owner(action.player, True)
+
+    def taken_back(self, player: str, token_hash: str) -> None:
+        """The owner gave ``player``'s seat a new token (its account joined again,
+        ``Room._take_back``): the old one seats nobody here either; a join asked for from
+        here is seated; the seat's oldest sockets here past ``seat_sockets`` close."""
+        seat = self.seats.get(player)
+        if seat is None:
+            return
+        seat.token_hash = token_hash
+        waiting = self._joining.pop(token_hash, None)
+        joiner = None
+        if waiting is not None:
+            joiner, token = waiting
+            joiner.player = player
+            joiner.send(p.encode(p.Joined(player=player, token=token)))
+            joiner.send(self.welcome(joiner, None))  # as on the owner: the seat's view
+            self._presence(player, True)
+            self._tell_owner(player, True)
+        self.make_way(player, joiner)
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     def _delivered(self, events: list[dict[str, Any]]) -> None:
         self.last_active = time.monotonic()

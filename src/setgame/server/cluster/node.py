@@ -174,6 +174,7 @@ class ClusterRooms(Rooms):
         if isinstance(room, OwnedRoom):
             room.on_online = self.node.tell_online
             room.on_ratings = self.node.tell_ratings
+            room.on_seat = self.node.seat_taken_back
             chat_of(room).on_line = self.node.said
 
     def public(self) -> list[dict[str, Any]]:
@@ -501,6 +502,15 @@ class Node:
                 "bot_level": seat.bot_level, "account": seat.account,
             }
         self._send(room_channel(rid), message)
+
+    def seat_taken_back(self, room: Room, player: str) -> None:
+        """A seat's account took it back with a new token (``Room._take_back``): every
+        mirror refuses the old token from now on, seats its joiner if the join came from
+        there, and closes the seat's oldest sockets past ``seat_sockets``."""
+        if self._watching(room.id):
+            token_hash = room.seats[player].token_hash
+            message = {"k": "seat", "room": room.id, "player": player, "token_hash": token_hash}
+            self._send(room_channel(room.id), message)
 
     def moderate(self, message: dict[str, Any]) -> None:
         """Tell every other process of a moderator's action (``moderation_api.py``)."""
@@ -844,7 +854,7 @@ async def _perform(room: OwnedRoom, request: dict[str, Any]) -> None:
     op, player = request.get("op"), request.get("player")
     if op == "join":
         client = str(request.get("client"))
-        room._check_joins(client)
+        room._check_joins(client, request["account"])
         room.joins.take(client)
         await room._seat(
             str(request["name"]), request["token_hash"], None, None, client, request["account"],
@@ -906,6 +916,8 @@ def _follow_now(room: MirrorRoom, message: dict[str, Any]) -> bool:
         room.elsewhere_online([str(p) for p in message.get("players", [])])
     elif kind == "ratings":
         room.tell_ratings(msgspec.json.decode(str(message["ratings"]), type=p.Ratings))
+    elif kind == "seat":
+        room.taken_back(str(message["player"]), str(message["token_hash"]))
     else:
         return kind == "act" and room.apply(message)
     return True
