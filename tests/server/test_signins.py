@@ -102,8 +102,12 @@ async def test_an_honest_sign_in_passes_sixty_flooding_addresses_within_5_s(
     assert answer.status_code == 200 and took < 5.0, (answer.json(), took)
     assert {code for status, _, code in seen if status == 503} == {"busy"}, seen[-5:]
     refused = sorted(t for status, t, _ in seen if status == 503)
-    assert len(refused) > 100 and refused[len(refused) // 2] < 1.0  # most at once: queue full
-    assert sum(1 for status, _, _ in seen if status == 401) >= 3  # the flood was served too
+    served = sorted(t for status, t, _ in seen if status == 401)
+    assert len(served) >= 3  # the flood was served too
+    # a full queue refuses at once: a refusal takes a fraction of a queued sign-in's wait (both
+    # slow down alike when the machine is busy; an absolute 1 s failed under CI's load)
+    assert len(refused) > 100, len(refused)
+    assert refused[len(refused) // 2] < served[len(served) // 2] / 3, (refused[::50], served)
 
 
 async def test_a_full_queue_answers_503_busy_at_once_with_retry_after(tmp_path: Path) -> None:
