@@ -106,10 +106,12 @@ def test_cards_blurred_by_a_moving_webcam_are_read_right() -> None:
 def test_open_symbols_run_together_by_a_moving_webcam_are_cut_apart() -> None:
     """A moving webcam (seed 8): two open ovals whose outlines touch are one region that no
     threshold parts (read as one striped diamond before); it is cut at its waist. Striped
-    symbols whose outline blurred are striped (read solid before). 6 of 12 were read right."""
+    symbols whose outline blurred are striped (read solid before). 6 of 12 were read right.
+    The twelfth (2GTO), pieces of symbols with ink off them, is no longer reported (read
+    1GTO)."""
     right, reported, wrong = tally("webcam", 8)
     assert right >= 11, wrong
-    assert reported == 12
+    assert reported == right
 
 
 def glared(card: int) -> np.ndarray:
@@ -167,6 +169,19 @@ def test_a_card_of_fewer_symbols_has_no_trace_of_more() -> None:
         if reading is None or reading.number != attributes(card)[0]:
             wrong.append(card_name(card))
     assert wrong == []
+
+
+@pytest.mark.parametrize(("kind", "seed", "right"), [
+    # two outlines over parts of two cards and the table between them, their symbols
+    # pieces (never whole), ink off them or at their ends (read 2GOD and 2RSS, 0.6 sure:
+    # 5 of 7 reported right before)
+    ("webcam", 4, 8),
+    # bands of a striped cloth between cards, read 1RSS and 1RSO (12 of 14)
+    ("tablecloth", 6, 12),
+])  # fmt: skip
+def test_pieces_of_symbols_with_ink_off_them_are_no_card(kind: str, seed: int,
+                                                          right: int) -> None:  # fmt: skip
+    assert tally(kind, seed) == (right, right, [])
 
 
 def test_open_symbols_cut_by_a_loose_outline_are_not_read_surely() -> None:

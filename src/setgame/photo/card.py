@@ -56,6 +56,9 @@ PITCH: Final = 28 / 54
 TRACE: Final = 0.1
 FAINT: Final = 8.0
 TRACED: Final = 0.6
+#: At most this share of the ink may lie off the symbols of a card whose symbols are never
+#: whole (:func:`plausible`).
+LOOSE: Final = 0.05
 
 
 @dataclass(frozen=True)
@@ -237,12 +240,15 @@ def _regions(ink: NDArray[Any], inner: NDArray[Any],
 def plausible(measures: dict[str, Any]) -> bool:
     """Whether the measures are a SET card's: one to three symbols across most of the
     card's width, in its middle, on clean paper (a box's lid, a patterned cloth, a printed
-    page or a hand fail one of these)."""
+    page or a hand fail one of these); symbols never whole (pieces of ink) only with
+    little ink off them (:data:`LOOSE`) and none at the card's ends: a band of a striped
+    cloth between two cards, or halves of two cards, has pieces of symbols and more."""
     return bool(
         measures["count"] <= 3
         and 0.4 <= measures["span"] <= 1.0
         and measures["offset"] < 0.35
         and measures["stray"] < 0.3
+        and (measures["whole"] or (measures["loose"] <= LOOSE and not measures["cut"]))
     )
 
 
@@ -424,10 +430,13 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     middle lies from the card's (in card widths; ``dx`` and ``dy``, in pixels); ``span``,
     the symbols' long side over the card's width; ``cut``, whether the symbols run into the
     card's ends; ``across``, how far the symbols spread across the card's width (they stand
-    one above the other, so little) in card widths."""
+    one above the other, so little) in card widths; ``loose``, the share of the ink that
+    lies off the symbols."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
-    stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)
+    astray = np.count_nonzero(raw[paper])
+    stray = float(astray) / max(int(np.count_nonzero(paper)), 1)
+    loose = float(astray) / max(int(np.count_nonzero(raw[inner > 0])), 1)
     points = np.concatenate([c.reshape(-1, 2) for c in symbols]).astype(np.float32)
     low, high = points.min(axis=0), points.max(axis=0)
     middle = (low + high) / 2 - np.array([SIZE[0], SIZE[1]], np.float32) / 2
@@ -437,7 +446,8 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     inset = round(INSET * SIZE[0])
     ends = np.concatenate([raw[inset:inset + 3], raw[SIZE[1] - inset - 3:SIZE[1] - inset]])
     cut = np.count_nonzero(ends) > 0.3 * SIZE[0]
-    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0], "cut": float(cut),
+    return {"stray": stray, "loose": loose, "cut": float(cut),
+            "offset": float(np.hypot(*middle)) / SIZE[0],
             "dx": float(middle[0]), "dy": float(middle[1]),
             "span": float(np.median(spans)) / SIZE[0],
             "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
