@@ -184,6 +184,38 @@ def test_pieces_of_symbols_with_ink_off_them_are_no_card(kind: str, seed: int,
     assert tally(kind, seed) == (right, right, [])
 
 
+def spaced(card: int, gaps: tuple[int, int]) -> np.ndarray:
+    """A card of three symbols (``card``'s) laid with ``gaps`` rows of paper between them."""
+    image = face(card, Printing(), 280)
+    height = image.shape[0]
+    pitch = round(28 / 100 * height)
+    bands = [image[height // 2 + i * pitch - 35:height // 2 + i * pitch + 35] for i in (-1, 0, 1)]
+    paper = np.full((1, *image.shape[1:]), image[3, image.shape[1] // 2], np.uint8)
+    parts = [paper.repeat(30, axis=0), bands[0], paper.repeat(gaps[0], axis=0), bands[1],
+             paper.repeat(gaps[1], axis=0), bands[2], paper.repeat(30, axis=0)]  # fmt: skip
+    return np.concatenate(parts)
+
+
+def test_three_symbols_spaced_unevenly_are_no_card() -> None:
+    """A card's three symbols are evenly spaced: three symbols with one gap three times
+    the other (halves of two cards read across) are no card; evenly spaced, they are."""
+    for card in (c for c in CARDS if attributes(c)[0] == 2):
+        assert read_card(spaced(card, (8, 8))) is not None, card_name(card)
+        assert read_card(spaced(card, (8, 50))) is None, card_name(card)
+
+
+@pytest.mark.parametrize(("kind", "seed", "right"), [
+    # an outline over two touching cards, read sideways as three symbols unevenly
+    # spaced (3PSD, 0.5 sure), kept the two cards' symbols from proposing them
+    ("touching", 9, 10),
+    # a band of a striped cloth read as three symbols (3PTS)
+    ("tablecloth", 3, 11),
+])  # fmt: skip
+def test_symbols_spaced_unevenly_are_no_card_on_a_photo(kind: str, seed: int,
+                                                        right: int) -> None:  # fmt: skip
+    assert tally(kind, seed) == (right, right, [])
+
+
 def test_open_symbols_cut_by_a_loose_outline_are_not_read_surely() -> None:
     """A card proposed beside another lands a sixth of its width off: its open symbols,
     cut by the outline's side, are pieces of line whose inside is no paper (read solid or

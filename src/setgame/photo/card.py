@@ -59,6 +59,10 @@ TRACED: Final = 0.6
 #: At most this share of the ink may lie off the symbols of a card whose symbols are never
 #: whole (:func:`plausible`).
 LOOSE: Final = 0.05
+#: A card's three symbols are evenly spaced: the larger gap between two neighbours' middles
+#: is at most this many times the smaller (1.11 at most on the tuning photos' cards;
+#: halves of two cards read across, or a symbol and two pieces, are far from it).
+UNEVEN: Final = 1.35
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,7 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         "areas": [a / areas[0] for a in areas],
         "count": len(alike) + (trace is not None),
         "traced": float(trace is not None),
+        "uneven": _uneven(kept),
         # symbols never whole, or still run together, are not read surely
         "whole": _whole(kept) and not _merged(kept),
         **_layout(kept + ([trace] if trace is not None else []), raw, silhouette, inner),
@@ -205,6 +210,21 @@ def _trace(ink: NDArray[Any], strong: float, kept: list[NDArray[Any]],
     return None
 
 
+def _uneven(symbols: list[NDArray[Any]]) -> float:
+    """How unevenly three symbols are spaced along the line they stand on (down the card,
+    or across it on a card read sideways): the larger gap between two neighbours'
+    middles over the smaller (1 for one or two symbols)."""
+    if len(symbols) != 3:
+        return 1.0
+    middles = np.array([[x + w / 2, y + h / 2] for x, y, w, h in map(cv2.boundingRect, symbols)])
+    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3)]
+    i, j = max(pairs, key=lambda p: float(np.linalg.norm(middles[p[1]] - middles[p[0]])))
+    line = (middles[j] - middles[i]) / max(float(np.linalg.norm(middles[j] - middles[i])), 1.0)
+    along = sorted(float(v) for v in middles @ line)
+    gaps = (along[1] - along[0], along[2] - along[1])
+    return max(gaps) / max(min(gaps), 1.0)
+
+
 def _middle(contour: NDArray[Any]) -> float:
     """The middle of a symbol's outline down the card (pixels)."""
     _, y, _, h = cv2.boundingRect(contour)
@@ -242,13 +262,15 @@ def plausible(measures: dict[str, Any]) -> bool:
     card's width, in its middle, on clean paper (a box's lid, a patterned cloth, a printed
     page or a hand fail one of these); symbols never whole (pieces of ink) only with
     little ink off them (:data:`LOOSE`) and none at the card's ends: a band of a striped
-    cloth between two cards, or halves of two cards, has pieces of symbols and more."""
+    cloth between two cards, or halves of two cards, has pieces of symbols and more;
+    three symbols evenly spaced (:data:`UNEVEN`)."""
     return bool(
         measures["count"] <= 3
         and 0.4 <= measures["span"] <= 1.0
         and measures["offset"] < 0.35
         and measures["stray"] < 0.3
         and (measures["whole"] or (measures["loose"] <= LOOSE and not measures["cut"]))
+        and measures["uneven"] <= UNEVEN
     )
 
 
