@@ -106,10 +106,12 @@ def test_cards_blurred_by_a_moving_webcam_are_read_right() -> None:
 def test_open_symbols_run_together_by_a_moving_webcam_are_cut_apart() -> None:
     """A moving webcam (seed 8): two open ovals whose outlines touch are one region that no
     threshold parts (read as one striped diamond before); it is cut at its waist. Striped
-    symbols whose outline blurred are striped (read solid before). 6 of 12 were read right."""
+    symbols whose outline blurred are striped (read solid before). 6 of 12 were read right.
+    The twelfth (2GTO), pieces of symbols with ink off them, is no longer reported (read
+    1GTO)."""
     right, reported, wrong = tally("webcam", 8)
     assert right >= 11, wrong
-    assert reported == 12
+    assert reported == right
 
 
 def glared(card: int) -> np.ndarray:
@@ -131,6 +133,87 @@ def test_a_glare_over_a_solid_fill_leaves_it_solid() -> None:
         if reading is None or reading.shading != 0:
             wrong.append(card_name(card))
     assert wrong == []
+
+
+def washed(card: int, end: int) -> np.ndarray:
+    """``card`` with a glossy highlight (90% white at its middle) over the symbol at one
+    ``end`` (-1 the top, 1 the bottom): a faint trace of it is left."""
+    image = face(card, Printing(), 280).astype(np.float32)
+    height, width = image.shape[:2]
+    middle = height / 2 + end * attributes(card)[0] / 2 * 28 / 100 * height
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    reach = ((xx - width / 2) / (0.45 * width)) ** 2 + ((yy - middle) / (0.14 * height)) ** 2
+    blob = (0.9 * np.exp(-(reach**2)))[..., None]
+    return np.clip(image * (1 - blob) + 255 * blob, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("end", [-1, 1])
+def test_a_symbol_washed_out_by_glare_is_counted_from_its_trace(end: int) -> None:
+    """A glare washing out the symbol at one end of a card of two or three leaves the
+    others off the card's middle by half a pitch, and a faint trace where it was: it is
+    counted (37 of the 54 cards were read one symbol short before)."""
+    wrong = []
+    for card in (c for c in CARDS if attributes(c)[0] > 0):
+        reading = read_card(washed(card, end))
+        got = None if reading is None else card_name(make_card(*reading.values))
+        if got != card_name(card):
+            wrong.append(f"{card_name(card)} read as {got}")
+    assert len(wrong) <= 2, wrong
+
+
+def test_a_card_of_fewer_symbols_has_no_trace_of_more() -> None:
+    """A card of one or two symbols, on clean paper, is not read with a symbol more."""
+    wrong = []
+    for card in (c for c in CARDS if attributes(c)[0] < 2):
+        reading = read_card(face(card, Printing(), 280))
+        if reading is None or reading.number != attributes(card)[0]:
+            wrong.append(card_name(card))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("kind", "seed", "right"), [
+    # two outlines over parts of two cards and the table between them, their symbols
+    # pieces (never whole), ink off them or at their ends (read 2GOD and 2RSS, 0.6 sure:
+    # 5 of 7 reported right before)
+    ("webcam", 4, 8),
+    # bands of a striped cloth between cards, read 1RSS and 1RSO (12 of 14)
+    ("tablecloth", 6, 12),
+])  # fmt: skip
+def test_pieces_of_symbols_with_ink_off_them_are_no_card(kind: str, seed: int,
+                                                          right: int) -> None:  # fmt: skip
+    assert tally(kind, seed) == (right, right, [])
+
+
+def spaced(card: int, gaps: tuple[int, int]) -> np.ndarray:
+    """A card of three symbols (``card``'s) laid with ``gaps`` rows of paper between them."""
+    image = face(card, Printing(), 280)
+    height = image.shape[0]
+    pitch = round(28 / 100 * height)
+    bands = [image[height // 2 + i * pitch - 35:height // 2 + i * pitch + 35] for i in (-1, 0, 1)]
+    paper = np.full((1, *image.shape[1:]), image[3, image.shape[1] // 2], np.uint8)
+    parts = [paper.repeat(30, axis=0), bands[0], paper.repeat(gaps[0], axis=0), bands[1],
+             paper.repeat(gaps[1], axis=0), bands[2], paper.repeat(30, axis=0)]  # fmt: skip
+    return np.concatenate(parts)
+
+
+def test_three_symbols_spaced_unevenly_are_no_card() -> None:
+    """A card's three symbols are evenly spaced: three symbols with one gap three times
+    the other (halves of two cards read across) are no card; evenly spaced, they are."""
+    for card in (c for c in CARDS if attributes(c)[0] == 2):
+        assert read_card(spaced(card, (8, 8))) is not None, card_name(card)
+        assert read_card(spaced(card, (8, 50))) is None, card_name(card)
+
+
+@pytest.mark.parametrize(("kind", "seed", "right"), [
+    # an outline over two touching cards, read sideways as three symbols unevenly
+    # spaced (3PSD, 0.5 sure), kept the two cards' symbols from proposing them
+    ("touching", 9, 10),
+    # a band of a striped cloth read as three symbols (3PTS)
+    ("tablecloth", 3, 11),
+])  # fmt: skip
+def test_symbols_spaced_unevenly_are_no_card_on_a_photo(kind: str, seed: int,
+                                                        right: int) -> None:  # fmt: skip
+    assert tally(kind, seed) == (right, right, [])
 
 
 def test_open_symbols_cut_by_a_loose_outline_are_not_read_surely() -> None:

@@ -47,6 +47,22 @@ RIPPLE: Final = (0.058, 0.03)
 #: together is at most: below
 #: what a card proposed beside another must reach (:data:`setgame.photo.grid.SURE`).
 BROKEN: Final = 0.6
+#: The distance between two symbols' centres on a card over a symbol's length (28 and 54
+#: units of the printed card).
+PITCH: Final = 28 / 54
+#: A symbol washed out by glare leaves a trace: ink above this share of the strongest (and
+#: above the paper's noise, :data:`FAINT` levels) within a few pixels of at least
+#: :data:`TRACED` of the outline of the symbol moved to where it is missing.
+TRACE: Final = 0.1
+FAINT: Final = 8.0
+TRACED: Final = 0.6
+#: At most this share of the ink may lie off the symbols of a card whose symbols are never
+#: whole (:func:`plausible`).
+LOOSE: Final = 0.05
+#: A card's three symbols are evenly spaced: the larger gap between two neighbours' middles
+#: is at most this many times the smaller (1.11 at most on the tuning photos' cards;
+#: halves of two cards read across, or a symbol and two pieces, are far from it).
+UNEVEN: Final = 1.35
 
 
 @dataclass(frozen=True)
@@ -131,16 +147,94 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
     kept = symbols[: len(alike)]
     silhouette = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(silhouette, kept, -1, 255, cv2.FILLED)
+    trace = _trace(ink, strong, kept, silhouette)
+    if trace is not None:  # pieces of the washed-out symbol are no other symbol
+        areas = [a for a, c in zip(areas, symbols, strict=True)
+                 if a >= 0.5 * areas[0] or not _within(c, trace)]  # fmt: skip
     return {
         "areas": [a / areas[0] for a in areas],
-        "count": len(alike),
+        "count": len(alike) + (trace is not None),
+        "traced": float(trace is not None),
+        "uneven": _uneven(kept),
         # symbols never whole, or still run together, are not read surely
         "whole": _whole(kept) and not _merged(kept),
-        **_layout(kept, raw, silhouette, inner),
+        **_layout(kept + ([trace] if trace is not None else []), raw, silhouette, inner),
         **_hue(lab, ink, silhouette),
         **_fill(ink, lab, silhouette, inner),
         **_outline(kept),
     }
+
+
+def _trace(ink: NDArray[Any], strong: float, kept: list[NDArray[Any]],
+           silhouette: NDArray[Any]) -> NDArray[Any] | None:  # fmt: skip
+    """The outline of a symbol missing from ``kept`` (one or two symbols read), where glare
+    washed it out: a card's symbols are evenly spaced (:data:`PITCH`) about its middle,
+    so one or two symbols off the middle by half a pitch, or two a double pitch apart,
+    leave a gap where one is missing; the nearest symbol moved there must lie clear of the
+    others (``silhouette``) and find a trace of ink along its outline (:data:`TRACE`), not
+    the blur around the others. None when no gap holds one."""
+    if not 1 <= len(kept) <= 2 or not _whole(kept):
+        return None
+    middles = sorted(_middle(c) for c in kept)
+    pitch = PITCH * cv2.boundingRect(kept[0])[2]  # symbols lie across the card
+    if len(kept) == 1:
+        gaps = [middles[0] - pitch, middles[0] + pitch]
+    elif 1.75 * pitch <= middles[1] - middles[0] <= 2.3 * pitch:
+        gaps = [(middles[0] + middles[1]) / 2]
+    elif 0.8 * pitch <= middles[1] - middles[0] <= 1.25 * pitch:
+        gaps = [middles[0] - pitch, middles[1] + pitch]
+    else:
+        return None
+    height = SIZE[1]
+    apart = cv2.dilate(silhouette, np.ones((11, 11), np.uint8)) == 0
+    faint = cv2.dilate(((ink > max(FAINT, TRACE * strong)) & apart).astype(np.uint8),
+                       np.ones((7, 7), np.uint8))  # fmt: skip
+    for gap in gaps:
+        centres = [*middles, gap]
+        # the symbols with the missing one are about the card's middle
+        if abs((min(centres) + max(centres)) / 2 - height / 2) > 0.25 * pitch:
+            continue
+        nearest = min(kept, key=lambda c: abs(_middle(c) - gap))
+        moved = nearest + np.array([0, round(gap - _middle(nearest))], np.int32)
+        top, bottom = moved[:, 0, 1].min(), moved[:, 0, 1].max()
+        inset = round(INSET * SIZE[0])
+        if top < inset or bottom >= height - inset:
+            continue
+        place = np.zeros(silhouette.shape, np.uint8)
+        cv2.drawContours(place, [moved], -1, 1, cv2.FILLED)
+        if np.count_nonzero(place & (silhouette > 0)) > 0.05 * np.count_nonzero(place):
+            continue  # no room there for a symbol
+        points = moved[:, 0]
+        if float(np.mean(faint[points[:, 1], points[:, 0]])) >= TRACED:
+            return moved
+    return None
+
+
+def _uneven(symbols: list[NDArray[Any]]) -> float:
+    """How unevenly three symbols are spaced along the line they stand on (down the card,
+    or across it on a card read sideways): the larger gap between two neighbours'
+    middles over the smaller (1 for one or two symbols)."""
+    if len(symbols) != 3:
+        return 1.0
+    middles = np.array([[x + w / 2, y + h / 2] for x, y, w, h in map(cv2.boundingRect, symbols)])
+    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3)]
+    i, j = max(pairs, key=lambda p: float(np.linalg.norm(middles[p[1]] - middles[p[0]])))
+    line = (middles[j] - middles[i]) / max(float(np.linalg.norm(middles[j] - middles[i])), 1.0)
+    along = sorted(float(v) for v in middles @ line)
+    gaps = (along[1] - along[0], along[2] - along[1])
+    return max(gaps) / max(min(gaps), 1.0)
+
+
+def _middle(contour: NDArray[Any]) -> float:
+    """The middle of a symbol's outline down the card (pixels)."""
+    _, y, _, h = cv2.boundingRect(contour)
+    return y + h / 2
+
+
+def _within(piece: NDArray[Any], outline: NDArray[Any]) -> bool:
+    """Whether the middle of ``piece`` lies inside ``outline``."""
+    x, y, w, h = cv2.boundingRect(piece)
+    return cv2.pointPolygonTest(outline, (x + w / 2, y + h / 2), False) >= 0
 
 
 def _regions(ink: NDArray[Any], inner: NDArray[Any],
@@ -166,12 +260,17 @@ def _regions(ink: NDArray[Any], inner: NDArray[Any],
 def plausible(measures: dict[str, Any]) -> bool:
     """Whether the measures are a SET card's: one to three symbols across most of the
     card's width, in its middle, on clean paper (a box's lid, a patterned cloth, a printed
-    page or a hand fail one of these)."""
+    page or a hand fail one of these); symbols never whole (pieces of ink) only with
+    little ink off them (:data:`LOOSE`) and none at the card's ends: a band of a striped
+    cloth between two cards, or halves of two cards, has pieces of symbols and more;
+    three symbols evenly spaced (:data:`UNEVEN`)."""
     return bool(
         measures["count"] <= 3
         and 0.4 <= measures["span"] <= 1.0
         and measures["offset"] < 0.35
         and measures["stray"] < 0.3
+        and (measures["whole"] or (measures["loose"] <= LOOSE and not measures["cut"]))
+        and measures["uneven"] <= UNEVEN
     )
 
 
@@ -186,8 +285,8 @@ def reading_of(measures: dict[str, Any] | None) -> CardReading | None:
     SET card's."""
     if measures is None or not plausible(measures):
         return None
-    n, c, s, h = (_number(measures["areas"]), _color(measures["angle"]), _shading(measures),
-                  _shape(measures))  # fmt: skip
+    n, c, s, h = (_number(measures["areas"], bool(measures.get("traced"))),
+                  _color(measures["angle"]), _shading(measures), _shape(measures))  # fmt: skip
     # symbols never whole (an open outline cut by a loose outline's side, or broken by
     # glare or blur) read as pieces of line, and symbols still run together (or a card
     # read sideways, its symbols standing side by side) as one: nothing about them is sure
@@ -323,13 +422,14 @@ def _symbols(mask: NDArray[Any]) -> list[NDArray[Any]]:
 Read = tuple[int, float, int]
 
 
-def _number(areas: list[float]) -> Read:
+def _number(areas: list[float], traced: bool = False) -> Read:
     """How many symbols (0-2 for one to three) of about the largest one's size (``areas``:
-    each region's area over the largest's, largest first)."""
+    each region's area over the largest's, largest first), one more when the trace of a
+    washed-out one was found (``traced``)."""
     alike = [a for a in areas if a >= 0.5]
     nearest_other = max(areas[len(alike):], default=0.0)
     fewer, more = min(alike) - 0.5, 0.5 - nearest_other
-    value = len(alike) - 1
+    value = len(alike) - 1 + traced
     other = value - 1 if (fewer < more and value > 0) or value == 2 else value + 1
     return value, _sure(min(fewer, more), 0.3), other
 
@@ -352,10 +452,13 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     middle lies from the card's (in card widths; ``dx`` and ``dy``, in pixels); ``span``,
     the symbols' long side over the card's width; ``cut``, whether the symbols run into the
     card's ends; ``across``, how far the symbols spread across the card's width (they stand
-    one above the other, so little) in card widths."""
+    one above the other, so little) in card widths; ``loose``, the share of the ink that
+    lies off the symbols."""
     size = max(3, round(0.05 * SIZE[0])) | 1
     paper = (cv2.dilate(silhouette, np.ones((size, size), np.uint8)) == 0) & (inner > 0)
-    stray = float(np.count_nonzero(raw[paper])) / max(int(np.count_nonzero(paper)), 1)
+    astray = np.count_nonzero(raw[paper])
+    stray = float(astray) / max(int(np.count_nonzero(paper)), 1)
+    loose = float(astray) / max(int(np.count_nonzero(raw[inner > 0])), 1)
     points = np.concatenate([c.reshape(-1, 2) for c in symbols]).astype(np.float32)
     low, high = points.min(axis=0), points.max(axis=0)
     middle = (low + high) / 2 - np.array([SIZE[0], SIZE[1]], np.float32) / 2
@@ -365,7 +468,8 @@ def _layout(symbols: list[NDArray[Any]], raw: NDArray[Any], silhouette: NDArray[
     inset = round(INSET * SIZE[0])
     ends = np.concatenate([raw[inset:inset + 3], raw[SIZE[1] - inset - 3:SIZE[1] - inset]])
     cut = np.count_nonzero(ends) > 0.3 * SIZE[0]
-    return {"stray": stray, "offset": float(np.hypot(*middle)) / SIZE[0], "cut": float(cut),
+    return {"stray": stray, "loose": loose, "cut": float(cut),
+            "offset": float(np.hypot(*middle)) / SIZE[0],
             "dx": float(middle[0]), "dy": float(middle[1]),
             "span": float(np.median(spans)) / SIZE[0],
             "across": float(high[0] - low[0]) / SIZE[0]}  # fmt: skip
