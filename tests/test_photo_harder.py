@@ -419,19 +419,3 @@ def test_a_faint_open_outline_is_one_symbol() -> None:
     found = symbols(photo, WEAK)
     assert len(found) == 1
     assert abs(found[0].length - 225) < 15
-
-
-@pytest.mark.parametrize(("kind", "seed", "before"), [
-    # two cards edge to edge on the far row read as one (1.49 times the middle card's
-    # size, under the 1.6 a union was looked for at), in the way of their own proposals
-    ("touching", 4, 11),
-    # two cards edge to edge read as one, as a third card's code (less surely than it):
-    # the deck rule came only at the end, the outline blocked the two until then
-    ("touching", 7, 10),
-])  # fmt: skip
-def test_two_cards_taken_as_one_give_way_to_them(kind: str, seed: int, before: int) -> None:
-    """Tuning photos on which an outline over two touching cards was read as a card and
-    kept the two from being proposed beside their neighbours: now all twelve are read
-    right, nothing reported off the cards."""
-    right, reported, wrong = tally(kind, seed)
-    assert (right, reported, wrong) == (12, 12, []) and right > before

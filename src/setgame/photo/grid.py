@@ -61,20 +61,18 @@ Found = list[tuple[Quad, CardReading]]
 
 
 def split_blocks(rgb: NDArray[Any], blocks: list[Quad], found: Found,
-                 gains: NDArray[Any], least: float = 1.7) -> Found:  # fmt: skip
+                 gains: NDArray[Any]) -> Found:  # fmt: skip
     """``found`` with the cards found by cutting blocks into rows and columns: a block of
     cards laid edge to edge with no seam seen is one four-sided region, a whole number of
     cards long and wide. Each way of cutting it into cells of a card's proportions (and of
     the size of the cards found, if any) is tried on its corner cells, each read as a
     proposed neighbour is (:func:`_place`: surely, centred, a plain paper border); the way
     whose corners read best gives its corner cards (at least two: one may be chance), and
-    :func:`grow` finds the rest from them. ``blocks`` are in ``rgb``'s pixels, each at
-    least ``least`` times the middle card found (an outline read as a card is cut from
-    :data:`setgame.photo.reading.UNION` up)."""
+    :func:`grow` finds the rest from them. ``blocks`` are in ``rgb``'s pixels."""
     cards = list(found)
     typical = sizes([quad for quad, _ in found])[1]
     for block in sorted(blocks, key=lambda q: -area(q)):
-        if typical is not None and area(block) < least * typical:
+        if typical is not None and area(block) < 1.7 * typical:
             continue
         if any(same_place(block, quad) for quad, _ in cards):
             continue  # a card's outline, found already

@@ -150,10 +150,6 @@ def find_cards(rgb: NDArray[Any], scale: float = 1.0) -> list[FoundCard]:
         if not any(overlapping(quad, other) for other, _ in kept):
             kept.append((quad, reading))
     kept = _of_a_cards_size(kept)
-    # the deck rule before the neighbours are looked for: of two outlines read as one
-    # card, the less sure is no card (two cards taken as one, read as a third card's
-    # code), and it would keep the cards under it from being proposed
-    kept = _once(kept)
     kept = _unions_cut(rgb, kept, gains)
     kept = grow(rgb, kept, gains)  # cards touching those found, which no outline showed
     # blocks of cards with no seam seen, none of them found so far: cut into rows and columns
@@ -188,19 +184,12 @@ def _of_a_cards_size(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, Car
             and (area >= 0.4 * typical or reading.confidence >= 0.6)]  # fmt: skip
 
 
-#: An outline this many times the middle size read or more may be two or three cards taken
-#: as one (cut into rows and columns, it must hold as many symbols as it read): a phone
-#: at a slant makes the far row's cards smaller than the middle, and two of them edge to
-#: edge (1.49 times the middle: seed 4 of `touching`) blocked their own neighbours.
-UNION: Final = 1.4
-
-
 def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
                 gains: NDArray[Any]) -> list[tuple[Any, CardReading]]:  # fmt: skip
-    """The readings with an outline of :data:`UNION` times the middle size or more (with
-    three or more read) replaced by the cards it holds, when cutting it into rows and
-    columns reads two or more holding as many symbols as it, or its symbols run into its
-    ends (two or three cards edge to edge whose seams no mask saw, read as one card)."""
+    """The readings with an outline of 1.6 times the middle size or more (with three or
+    more read) replaced by the cards it holds, when cutting it into rows and columns reads
+    two or more holding as many symbols as it, or its symbols run into its ends (two or
+    three cards edge to edge whose seams no mask saw, read as one card)."""
     from setgame.photo.find import sizes
     from setgame.photo.grid import split_blocks
 
@@ -209,10 +198,10 @@ def _unions_cut(rgb: NDArray[Any], kept: list[tuple[Any, CardReading]],
     areas, middle = sizes([quad for quad, _ in kept])
     typical = middle or 0.0
     for pair, area in zip(list(kept), areas, strict=True):
-        if area < UNION * typical:
+        if area < 1.6 * typical:
             continue
         others = [other for other in kept if other is not pair]
-        parts = split_blocks(rgb, [pair[0]], others, gains, UNION)[len(others):]
+        parts = split_blocks(rgb, [pair[0]], others, gains)[len(others):]
         # the parts hold the symbols the outline held, or its symbols run into its ends
         # (no whole card's): a large card (the nearest of a phone held at a slant) cut in
         # two would count a symbol's halves twice
@@ -260,18 +249,6 @@ def _without_unions(read: list[tuple[Any, CardReading]]) -> list[tuple[Any, Card
              if j not in unions and areas[i] < PART * areas[j] < 0.75 * typical
              and holds(j, i)}  # fmt: skip
     return [pair for i, pair in enumerate(read) if i not in unions | parts]
-
-
-def _once(kept: list[tuple[Any, CardReading]]) -> list[tuple[Any, CardReading]]:
-    """The readings without those read as the same card as a surer one (:func:`_distinct`,
-    for outlines not yet placed)."""
-    surest: dict[tuple[int, int, int, int], int] = {}
-    for i, (_, reading) in enumerate(kept):
-        other = surest.get(reading.values)
-        if other is None or reading.confidence > kept[other][1].confidence:
-            surest[reading.values] = i
-    chosen = set(surest.values())
-    return [pair for i, pair in enumerate(kept) if i in chosen]  # in their order
 
 
 def _distinct(read: list[Placed]) -> list[FoundCard]:
