@@ -181,7 +181,8 @@ def test_a_card_of_fewer_symbols_has_no_trace_of_more() -> None:
 ])  # fmt: skip
 def test_pieces_of_symbols_with_ink_off_them_are_no_card(kind: str, seed: int,
                                                           right: int) -> None:  # fmt: skip
-    assert tally(kind, seed) == (right, right, [])
+    found, reported, wrong = tally(kind, seed)  # webcam 4: 10 since the ninth round
+    assert found >= right and (reported, wrong) == (found, [])
 
 
 def spaced(card: int, gaps: tuple[int, int]) -> np.ndarray:
@@ -300,6 +301,36 @@ def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     assert np.hypot(*(outline.mean(axis=0) - quad.mean(axis=0))) < 15
     ratio = cv2.contourArea(outline) / cv2.contourArea(quad)
     assert 0.8 < ratio < 1.25
+
+
+@pytest.mark.parametrize("code", ["3ROS", "2GOS", "3PSD"])
+@pytest.mark.parametrize("angle", [0, 30, 75])
+def test_the_outline_of_a_cards_squiggles_lies_along_the_card(code: str, angle: int) -> None:
+    """The outline proposed around two or three symbols lies along the line they stand on:
+    a squiggle's own long axis (its moments') leans 7.5 degrees off the card's, and the
+    outline taken along it (before) cut the outer symbols at the card's sides, so a card
+    of three open squiggles between found neighbours was read one symbol (tuning seed 1
+    of `touching`)."""
+    from setgame.photo.find import searched
+    from setgame.photo.symbols import proposed, symbols
+
+    photo = np.full((900, 1200, 3), 238, np.uint8)
+    card = face(CARDS[parse_card(code)], Printing(), 400)  # 256 x 400, upright
+    quad = np.array([[500, 250], [756, 250], [756, 650], [500, 650]], np.float32)
+    turn = cv2.getRotationMatrix2D((628, 450), angle, 1.0)
+    quad = cv2.transform(quad.reshape(-1, 1, 2), turn).reshape(4, 2)
+    source = np.array([[0, 0], [255, 0], [255, 399], [0, 399]], np.float32)
+    matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
+    cv2.warpPerspective(card, matrix, (1200, 900), photo, borderMode=cv2.BORDER_TRANSPARENT)
+    small, scale = searched(photo)
+    (outline, count), = proposed((symbols(small), scale), [])
+
+    def long_side(q: np.ndarray) -> float:
+        side = max((q[(i + 1) % 4] - q[i] for i in range(4)), key=lambda v: np.hypot(*v))
+        return float(np.degrees(np.arctan2(side[1], side[0])))
+
+    assert count == int(code[0])
+    assert abs((long_side(outline) - long_side(quad) + 90) % 180 - 90) < 2.0
 
 
 def test_a_card_read_twice_is_reported_once_on_a_cloth() -> None:

@@ -221,6 +221,14 @@ def _outline(group: list[Symbol]) -> Quad:
     centre = np.mean([s.centre for s in group], axis=0)
     axis = group[0].axis
     normal = np.array([-axis[1], axis[0]])
+    if len(group) > 1:
+        # the line the symbols stand on is the card's length: a squiggle's own long axis
+        # (its moments') leans off it by several degrees, an outline that leans so cuts
+        # the outer symbols at the card's sides
+        ends = sorted(group, key=lambda s: float(s.centre @ normal))
+        line = ends[-1].centre - ends[0].centre
+        normal = line / max(float(np.hypot(*line)), 1e-6)
+        axis = np.array([normal[1], -normal[0]])
     length = float(np.mean([s.length for s in group]))
     width = length / ACROSS
     tall = width * CARD
