@@ -812,35 +812,55 @@ def test_ranked_first_moves_only_the_rooms_of_a_process_that_goes() -> None:
     assert min(shares.values()) > 60, shares  # about 100 each
 
 
+class _Recorder:
+    """A connection to a mirror room that records the numbers of the chat lines sent to it."""
+
+    player = None
+
+    def __init__(self, sent: list[int]) -> None:
+        self.sent = sent
+
+    def send(self, text: str) -> None:
+        self.sent.extend(m["seq"] for m in json.loads(text)["messages"])
+
+    def close(self, code: int, reason: str = "") -> None: ...
+
+
+def _mirror_room(storage: Storage) -> tuple[MirrorRoom, list[int]]:
+    """Room r1 as a mirror sees it, playing game g1, and the list its recorders fill."""
+    room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
+    room.game_id = "g1"
+    return room, []
+
+
+def _chat_lines(count: int) -> list[dict[str, Any]]:
+    """Ann's lines 1..count of game g1, as the owner publishes them."""
+    return [
+        {"seq": n, "game": "g1", "at": 0.0, "from": "p1", "name": "Ann", "text": f"line {n}"}
+        for n in range(1, count + 1)
+    ]
+
+
+async def _store_line(storage: Storage, line: dict[str, Any]) -> None:
+    """Store a published line as the owner does, before it publishes it."""
+    values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
+    values |= {"room": "r1", "sender": "p1", "posted": 0.0}
+    await storage.write((chat_lines.insert().values(values), {}))
+
+
 async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path) -> None:
     """Redis may drop a published line: the next one names its number, and the mirror
     sends the missing ones first, read from the database where the owner stored them."""
     storage = Storage(tmp_path / "chat.db", create=True)
     await storage.open()
     try:
-        room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
-        room.game_id = "g1"
-        sent: list[int] = []
-
-        class Conn:
-            player = None
-
-            def send(self, text: str) -> None:
-                sent.extend(m["seq"] for m in json.loads(text)["messages"])
-
-            def close(self, code: int, reason: str = "") -> None: ...
-
-        room.conns.add(Conn())
+        room, sent = _mirror_room(storage)
+        room.conns.add(_Recorder(sent))
         chat = chat_of(room)
         assert isinstance(chat, MirrorChat)
-        lines = [
-            {"seq": n, "game": "g1", "at": 0.0, "from": "p1", "name": "Ann", "text": f"line {n}"}
-            for n in range(1, 6)
-        ]
+        lines = _chat_lines(5)
         for line in lines:
-            values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
-            values |= {"room": "r1", "sender": "p1", "posted": 0.0}
-            await storage.write((chat_lines.insert().values(values), {}))
+            await _store_line(storage, line)
         await chat.follow(lines[0])
         await chat.follow(lines[3])  # 2 and 3 were dropped on the way
         await chat.follow(lines[2])  # late, already sent
@@ -862,29 +882,9 @@ async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
     storage = Storage(tmp_path / "chat.db", create=True)
     await storage.open()
     try:
-        room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
-        room.game_id = "g1"
-        sent: list[int] = []
-
-        class Conn:
-            player = None
-
-            def send(self, text: str) -> None:
-                sent.extend(m["seq"] for m in json.loads(text)["messages"])
-
-            def close(self, code: int, reason: str = "") -> None: ...
-
-        lines = [
-            {"seq": n, "game": "g1", "at": 0.0, "from": "p1", "name": "Ann", "text": f"line {n}"}
-            for n in range(1, 4)
-        ]
-
-        async def store(line: dict[str, Any]) -> None:
-            values = {k: line[k] for k in ("game", "seq", "at", "name", "text")}
-            values |= {"room": "r1", "sender": "p1", "posted": 0.0}
-            await storage.write((chat_lines.insert().values(values), {}))
-
-        await store(lines[0])
+        room, sent = _mirror_room(storage)
+        lines = _chat_lines(3)
+        await _store_line(storage, lines[0])
         reading, read = asyncio.Event(), asyncio.Event()
 
         async def slow_lines(storage: Storage, game: str) -> list[dict[str, Any]]:
@@ -893,13 +893,13 @@ async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
             return await stored_lines(storage, game)
 
         monkeypatch.setattr(chat_module, "stored_lines", slow_lines)
-        newcomer = Conn()
+        newcomer = _Recorder(sent)
         room.conns.add(newcomer)  # as sockets.hello: attached, then its history at once
         chat = chat_of(room)
         assert isinstance(chat, MirrorChat)
         history = asyncio.create_task(chat.history(newcomer))
         await reading.wait()
-        await store(lines[1])
+        await _store_line(storage, lines[1])
         await chat.follow(lines[1])  # published after its commit: heard here now
         read.set()
         await history
