@@ -817,8 +817,8 @@ class _Recorder:
 
     player = None
 
-    def __init__(self, sent: list[int]) -> None:
-        self.sent = sent
+    def __init__(self) -> None:
+        self.sent: list[int] = []
 
     def send(self, text: str) -> None:
         self.sent.extend(m["seq"] for m in json.loads(text)["messages"])
@@ -826,11 +826,11 @@ class _Recorder:
     def close(self, code: int, reason: str = "") -> None: ...
 
 
-def _mirror_room(storage: Storage) -> tuple[MirrorRoom, list[int]]:
-    """Room r1 as a mirror sees it, playing game g1, and the list its recorders fill."""
+def _mirror_room(storage: Storage) -> MirrorRoom:
+    """Room r1 as a mirror sees it, playing game g1."""
     room = MirrorRoom("r1", RoomSettings(), storage, cast(Any, None))
     room.game_id = "g1"
-    return room, []
+    return room
 
 
 def _chat_lines(count: int) -> list[dict[str, Any]]:
@@ -854,8 +854,8 @@ async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path
     storage = Storage(tmp_path / "chat.db", create=True)
     await storage.open()
     try:
-        room, sent = _mirror_room(storage)
-        room.conns.add(_Recorder(sent))
+        room, listener = _mirror_room(storage), _Recorder()
+        room.conns.add(listener)
         chat = chat_of(room)
         assert isinstance(chat, MirrorChat)
         lines = _chat_lines(5)
@@ -865,7 +865,7 @@ async def test_a_mirror_fills_a_gap_in_the_chat_from_the_database(tmp_path: Path
         await chat.follow(lines[3])  # 2 and 3 were dropped on the way
         await chat.follow(lines[2])  # late, already sent
         await chat.follow(lines[4])
-        assert sent == [1, 2, 3, 4, 5]
+        assert listener.sent == [1, 2, 3, 4, 5]
     finally:
         await storage.close()
 
@@ -882,7 +882,7 @@ async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
     storage = Storage(tmp_path / "chat.db", create=True)
     await storage.open()
     try:
-        room, sent = _mirror_room(storage)
+        room = _mirror_room(storage)
         lines = _chat_lines(3)
         await _store_line(storage, lines[0])
         reading, read = asyncio.Event(), asyncio.Event()
@@ -893,7 +893,7 @@ async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
             return await stored_lines(storage, game)
 
         monkeypatch.setattr(chat_module, "stored_lines", slow_lines)
-        newcomer = _Recorder(sent)
+        newcomer = _Recorder()
         room.conns.add(newcomer)  # as sockets.hello: attached, then its history at once
         chat = chat_of(room)
         assert isinstance(chat, MirrorChat)
@@ -904,7 +904,7 @@ async def test_a_line_published_while_a_mirror_reads_a_history_is_sent_once(
         read.set()
         await history
         await chat.follow(lines[2])
-        assert sent == [1, 2, 3]
+        assert newcomer.sent == [1, 2, 3]
     finally:
         await storage.close()
 
