@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from pytest_timeout import Settings
 
 import clikit
 
@@ -198,6 +199,25 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = os.environ.get("PYTHONPATH", "")
     if src not in paths.split(os.pathsep):
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (src, paths) if p)
+
+
+def _bounded_phase(item: pytest.Item) -> Iterator[None]:
+    """pytest-timeout bounds each run of a test's body (``timeout_func_only``, so that a rerun
+    is bounded anew); this bounds its fixtures' setup and teardown alike, where a server that
+    never answers would otherwise hang the whole run."""
+    seconds = float(item.config.getini("timeout") or 0)
+    hook = item.config.pluginmanager.hook
+    if seconds > 0:
+        hook.pytest_timeout_set_timer(item=item, settings=Settings(seconds, "signal", False, False))
+    try:
+        yield
+    finally:
+        if seconds > 0:
+            hook.pytest_timeout_cancel_timer(item=item)
+
+
+pytest_runtest_setup = pytest.hookimpl(wrapper=True)(_bounded_phase)
+pytest_runtest_teardown = pytest.hookimpl(wrapper=True)(_bounded_phase)
 
 
 @pytest.fixture(autouse=True)
