@@ -13,7 +13,9 @@ the large regions of ink, their holes filled. Then:
   (along the ink's own Lab direction): none (open), some (striped, also when the stripes
   blur into a pale fill); where the ink never falls, a full fill is solid and a lighter
   one, or one with fine detail beyond the noise (stripes still seen: blur weakens the
-  thin outline more than the stripes inside it), very dense stripes;
+  thin outline more than the stripes inside it), or one whose fullest part holds less
+  than the outline's strongest ink (stripes a moving camera spread into a pale fill: the
+  outline's sides along the motion keep their ink), very dense stripes;
 - shape: the silhouette's convexity (a squiggle has hollows) and how much of its
   rotated bounding box it fills (a diamond half of it; an oval most of it, its corners
   empty; a rectangle, which some printings draw for the diamond, all of it, corners too);
