@@ -59,7 +59,7 @@ echo "== mypy"
 "$PY" -m mypy
 echo "== pytest"
 # Unbuffered, so a log shows how far the run got even if it is cut off. A failed test is run
-# once more (a busy machine can starve a browser or a cluster test); a rerun is listed as such
+# once more (a busy machine can starve a browser or a cluster test); a rerun is named as such
 # in the summary, and a test that fails twice fails the run. The 25 slowest are listed.
 export PYTHONUNBUFFERED=1
-"$PY" -m pytest -n 2 --reruns 1 --durations=25 "$@"
+"$PY" -m pytest -n 2 --reruns 1 -rfER --durations=25 "$@"
