@@ -619,22 +619,30 @@ class Bot:
     async def _pick(self) -> None:
         state = self.client.state
         sets = self.solver.sets(state["table"]) if state is not None else []
-        if sets and self.rng.random() >= self.opts.wrong_rate:
+        wrong = None
+        if not sets or self.rng.random() < self.opts.wrong_rate:
+            wrong = _not_a_set(self.client.table, sets, self.rng)
+        if wrong is not None:
+            await self.client.pick(wrong)
+        elif sets:  # a right pick, also when every three cards of the table are a set
             cards = self.rng.choice(sets)
             self.sent = frozenset(cards)
             self.room.pending[self.sent] = (time.perf_counter(), [])
             self.stats.picks += 1
-        else:
-            cards = _not_a_set(self.client.table, sets, self.rng)
-        await self.client.pick(cards)
+            await self.client.pick(cards)
 
 
-def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Triple:
+def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Triple | None:
+    """Three cards of ``table`` that are not a set, or None if it has none: a table's last
+    three cards can be a set (this looped forever there, hanging the whole benchmark)."""
     taken = {frozenset(s) for s in sets}
-    while True:
+    for _ in range(64 if len(table) > 3 else 1):  # of 4+ cards, at most 1 in 4 triples is a set
+        if len(table) < 3:
+            break
         a, b, c = rng.sample(table, 3)
         if frozenset((a, b, c)) not in taken:
             return (a, b, c)
+    return None
 
 
 def _named(exc: BaseException) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import random
 import re
 import subprocess
 import sys
@@ -64,3 +66,26 @@ def test_load_benchmark_refuses_a_server_source_without_setgame(tmp_path: Path) 
     assert f"--server-src must be a src folder holding setgame/, got {str(tmp_path)!r}" in (
         done.stderr
     )
+
+
+@pytest.mark.timeout(20)
+def test_a_load_player_makes_a_right_pick_when_the_table_is_one_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player of the load benchmark now and then picks three cards that are not a set. A
+    table's last three cards can be a set, with no wrong three to pick: that used to loop
+    forever, hanging the benchmark (and a test run) until it was killed."""
+    monkeypatch.syspath_prepend(str(LOAD.parent))  # its sibling modules, as run as a script
+    spec = importlib.util.spec_from_file_location("load_benchmark", LOAD)
+    assert spec is not None and spec.loader is not None
+    load = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "load_benchmark", load)  # for its dataclasses
+    spec.loader.exec_module(load)
+    rng = random.Random(7)
+    last = ["1RSD", "2GSD", "3PSD"]
+    assert load._not_a_set(last, [tuple(last)], rng) is None
+    assert load._not_a_set(last[:2], [], rng) is None
+    four = [*last, "1GSD"]
+    for _ in range(50):  # of four cards, the three that are no set are always found
+        picked = load._not_a_set(four, [tuple(last)], rng)
+        assert picked is not None and set(picked) != set(last) and set(picked) <= set(four)
