@@ -521,3 +521,28 @@ def test_an_outline_that_cuts_its_region_is_no_better_fit(kind: str, seed: int,
     right, _, wrong = tally(kind, seed)
     assert right >= before + 1, wrong
     assert wrong == []
+
+
+def test_two_symbols_two_cards_apart_are_no_card() -> None:
+    """Two cards of one symbol each, laid edge to edge (tuning seed 7 of `touching`, a
+    hand over one's corner): one outline over both read as a card of two symbols (2PTD,
+    10 cards read right before), and hid both from the look for cards by their symbols.
+    A card's symbols lie about half their length apart; these lie more than twice it
+    apart, so the outline is no card, and each card is found by its own symbol."""
+    right, reported, wrong = tally("touching", 7)
+    assert (right, reported, wrong) == (12, 12, [])
+
+
+def test_symbols_far_apart_are_no_cards() -> None:
+    """Two diamonds of one card are half their length apart; the same two moved apart to
+    a card's width (two cards' symbols seen through one outline) are no card."""
+    card = face(CARDS[parse_card("2GSD")], Printing(), 280)
+    paper = np.full_like(card, card[5, 5])
+    height = card.shape[0]
+    top, bottom = card[: height // 2].copy(), card[height // 2:].copy()
+    assert read_card(card) is not None
+    apart = paper.copy()  # the upper diamond moved up, the lower down, by a fifth
+    shift = height // 5
+    apart[: height // 2 - shift] = top[shift:]
+    apart[height // 2 + shift:] = bottom[: height - height // 2 - shift]
+    assert read_card(apart) is None
