@@ -234,8 +234,9 @@ def test_three_symbols_spaced_unevenly_are_no_card() -> None:
     # an outline over two touching cards, read sideways as three symbols unevenly
     # spaced (3PSD, 0.5 sure), kept the two cards' symbols from proposing them
     ("touching", 9, 10),
-    # a band of a striped cloth read as three symbols (3PTS)
-    ("tablecloth", 3, 11),
+    # a band of a striped cloth read as three symbols (3PTS); the twelfth card is found
+    # since its outline that fits wins over one that cuts its corner (eleventh round)
+    ("tablecloth", 3, 12),
 ])  # fmt: skip
 def test_symbols_spaced_unevenly_are_no_card_on_a_photo(kind: str, seed: int,
                                                         right: int) -> None:  # fmt: skip
@@ -321,8 +322,10 @@ def test_a_cards_symbols_propose_its_outline(light: float) -> None:
     small, scale = searched(photo)
     outlines = proposed((symbols(small), scale), [])
     assert len(outlines) == 1
-    outline, count = outlines[0]
+    ways, count = outlines[0]
     assert count == 3
+    assert len(ways) == 1
+    outline = ways[0]
     assert np.hypot(*(outline.mean(axis=0) - quad.mean(axis=0))) < 15
     ratio = cv2.contourArea(outline) / cv2.contourArea(quad)
     assert 0.8 < ratio < 1.25
@@ -348,7 +351,7 @@ def test_the_outline_of_a_cards_squiggles_lies_along_the_card(code: str, angle: 
     matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
     cv2.warpPerspective(card, matrix, (1200, 900), photo, borderMode=cv2.BORDER_TRANSPARENT)
     small, scale = searched(photo)
-    (outline, count), = proposed((symbols(small), scale), [])
+    ((outline,), count), = proposed((symbols(small), scale), [])
 
     def long_side(q: np.ndarray) -> float:
         side = max((q[(i + 1) % 4] - q[i] for i in range(4)), key=lambda v: np.hypot(*v))
@@ -444,3 +447,102 @@ def test_a_faint_open_outline_is_one_symbol() -> None:
     found = symbols(photo, WEAK)
     assert len(found) == 1
     assert abs(found[0].length - 225) < 15
+
+
+def test_two_symbols_run_together_into_a_square_blob_propose_a_card_both_ways() -> None:
+    """Two open ovals a motion blur across their length ran into one blob about as wide
+    as long: no symbol's shape (2-4 times as long as wide); in the last look (the fainter
+    ink taken in) a pair, which proposes a card of two symbols around it, lying either
+    way (which side is the symbols' length is not known)."""
+    from setgame.photo.find import searched
+    from setgame.photo.symbols import WEAK, proposed, symbols
+
+    photo = np.full((720, 960, 3), 236, np.uint8)
+    for middle in (345, 405):
+        cv2.ellipse(photo, (480, middle), (60, 24), 0, 0, 360, (200, 60, 70), 5)
+    kernel = np.zeros((25, 25), np.float32)
+    kernel[:, 12] = 1 / 25  # a moving camera: up and down, across the ovals' length
+    photo = cv2.filter2D(photo, -1, kernel)
+    small, scale = searched(photo)
+    assert proposed((symbols(small), scale), []) == []
+    outlines = proposed((symbols(small, WEAK), scale), [])
+    assert len(outlines) == 1
+    ways, count = outlines[0]
+    assert count == 2
+    assert len(ways) == 2
+    for outline in ways:
+        assert np.hypot(*(outline.mean(axis=0) - (480, 375))) < 10
+    def long_side(way: np.ndarray) -> np.ndarray:
+        one, other = way[1] - way[0], way[2] - way[1]
+        side = one if np.hypot(*one) > np.hypot(*other) else other
+        return side / np.hypot(*side)
+
+    # the two ways lie turned a right angle from each other
+    assert abs(float(long_side(ways[0]) @ long_side(ways[1]))) < 0.2
+
+
+@pytest.mark.parametrize(("kind", "seed", "before"), [
+    ("webcam", 4, 10),  # a moving webcam over a white table: two open ovals run together
+    ("webcam", 5, 10),  # two striped ovals, two open diamonds
+])  # fmt: skip
+def test_cards_of_two_symbols_run_together_are_found(kind: str, seed: int, before: int) -> None:
+    """Tuning photos on which the reader before read ``before`` cards right: on a white
+    table no outline closed a blurred card, and its two symbols, run together into one
+    square blob, were no symbol. A square blob now proposes a card of two symbols both
+    ways; the surer reading stays. Nothing more is reported off the cards."""
+    right, _, wrong = tally(kind, seed)
+    assert right >= before + 1, wrong
+    assert len([w for w in wrong if "no card" in w]) <= 1, wrong  # as before (webcam 5)
+
+
+def test_symbols_of_two_cards_end_to_end_are_two_groups() -> None:
+    """Cards edge to edge, overlapping a little, end to end: the symbols of one lie in a
+    line with the other's (five alike, seed 3004 of `touching`), a chain no card has. It
+    is cut where two neighbours lie further apart than a card's symbols: the card of
+    three solid ovals beside the box is found (9 cards read right before, all of them
+    right)."""
+    right, _, wrong = tally("touching", 3004)
+    assert right >= 10
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("kind", "seed", "before"), [
+    ("webcam", 8, 11),  # a blurred card: one mask's outline cut across its corners
+    ("tablecloth", 3, 11),
+    ("many", 3002, 18),
+])  # fmt: skip
+def test_an_outline_that_cuts_its_region_is_no_better_fit(kind: str, seed: int,
+                                                          before: int) -> None:  # fmt: skip
+    """Photos on which the reader before read ``before`` cards right: of one card's
+    outlines found by several masks, the one whose region overflowed it (a side fitted
+    across the card: the region fills more than the outline, up to 1.08) counted as the
+    best fit, and its card was not read. An outline that cuts its region is now as poor
+    a fit as one its region leaves as empty, and the outline that fits wins."""
+    right, _, wrong = tally(kind, seed)
+    assert right >= before + 1, wrong
+    assert wrong == []
+
+
+def test_two_symbols_two_cards_apart_are_no_card() -> None:
+    """Two cards of one symbol each, laid edge to edge (tuning seed 7 of `touching`, a
+    hand over one's corner): one outline over both read as a card of two symbols (2PTD,
+    10 cards read right before), and hid both from the look for cards by their symbols.
+    A card's symbols lie about half their length apart; these lie more than twice it
+    apart, so the outline is no card, and each card is found by its own symbol."""
+    right, reported, wrong = tally("touching", 7)
+    assert (right, reported, wrong) == (12, 12, [])
+
+
+def test_symbols_far_apart_are_no_cards() -> None:
+    """Two diamonds of one card are half their length apart; the same two moved apart to
+    a card's width (two cards' symbols seen through one outline) are no card."""
+    card = face(CARDS[parse_card("2GSD")], Printing(), 280)
+    paper = np.full_like(card, card[5, 5])
+    height = card.shape[0]
+    top, bottom = card[: height // 2].copy(), card[height // 2:].copy()
+    assert read_card(card) is not None
+    apart = paper.copy()  # the upper diamond moved up, the lower down, by a fifth
+    shift = height // 5
+    apart[: height // 2 - shift] = top[shift:]
+    apart[height // 2 + shift:] = bottom[: height - height // 2 - shift]
+    assert read_card(apart) is None

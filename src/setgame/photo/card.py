@@ -28,6 +28,7 @@ card's confidence is made from the smallest of them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Final
@@ -67,6 +68,10 @@ TRACED: Final = 0.6
 #: At most this share of the ink may lie off the symbols of a card whose symbols are never
 #: whole (:func:`plausible`).
 LOOSE: Final = 0.05
+#: A card's symbols lie :data:`PITCH` of their length apart (0.49-0.55 measured, 191 cards
+#: of two on the tuning photos): two symbols this many times their length apart or more
+#: are two cards' (an outline over two cards laid edge to edge, each of one symbol).
+APART: Final = 0.75
 #: A card's three symbols are evenly spaced: the larger gap between two neighbours' middles
 #: is at most this many times the smaller (1.11 at most on the tuning photos' cards;
 #: halves of two cards read across, or a symbol and two pieces, are far from it).
@@ -164,6 +169,7 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         "count": len(alike) + (trace is not None),
         "traced": float(trace is not None),
         "uneven": _uneven(kept),
+        "apart": _apart(kept + ([trace] if trace is not None else [])),
         # symbols never whole, or still run together, are not read surely
         "whole": _whole(kept) and not _merged(kept),
         **_layout(kept + ([trace] if trace is not None else []), raw, silhouette, inner),
@@ -233,6 +239,16 @@ def _uneven(symbols: list[NDArray[Any]]) -> float:
     return max(gaps) / max(min(gaps), 1.0)
 
 
+def _apart(symbols: list[NDArray[Any]]) -> float:
+    """How far apart neighbouring symbols lie down the card: the largest step between two
+    middles over the symbols' length (across the card); 0 for one symbol."""
+    if len(symbols) < 2:
+        return 0.0
+    middles = sorted(_middle(c) for c in symbols)
+    length = float(np.median([cv2.boundingRect(c)[2] for c in symbols]))
+    return max(b - a for a, b in itertools.pairwise(middles)) / max(length, 1.0)
+
+
 def _middle(contour: NDArray[Any]) -> float:
     """The middle of a symbol's outline down the card (pixels)."""
     _, y, _, h = cv2.boundingRect(contour)
@@ -279,6 +295,7 @@ def plausible(measures: dict[str, Any]) -> bool:
         and measures["stray"] < 0.3
         and (measures["whole"] or (measures["loose"] <= LOOSE and not measures["cut"]))
         and measures["uneven"] <= UNEVEN
+        and measures.get("apart", 0.0) <= APART
     )
 
 

@@ -173,7 +173,11 @@ def outlines(mask: NDArray[Any],
         if area >= BLOCK[0] * total and ratio <= BLOCK[2]:
             blocks.append(Candidate(quad, fill))
         if ASPECT[0] <= ratio <= ASPECT[1] and area <= AREA[1] * total:
-            found.append(Candidate(quad, fill - abs(ratio - CARD) * 0.1 - penalty))
+            # the region fills its outline: a region larger than the outline (fill over 1)
+            # is cut by it, a side fitted across the card (a blurred corner, a neighbour's
+            # edge), no better than one that leaves as much of it empty
+            fit = 1.0 - abs(1.0 - fill)
+            found.append(Candidate(quad, fit - abs(ratio - CARD) * 0.1 - penalty))
     return found, blocks
 
 

@@ -142,20 +142,29 @@ def by_symbols(rgb: NDArray[Any], found: Found, gains: NDArray[Any],
     (:func:`_place`), its border's paper its own (no card found proposed it) but paper
     in the photo's light made neutral (``gains``), and of about the size of the cards
     found (:data:`SEEDED`); read as many symbols as were grouped, it may be a little less
-    sure (:data:`SEED_SURE`); one blob may read as more (:func:`_as_grouped`)."""
+    sure (:data:`SEED_SURE`); one blob may read as more (:func:`_as_grouped`). Of the
+    ways a pair of symbols run together may lie, the surest reading stays."""
     cards = list(found)
     typical = sizes([quad for quad, _ in found])[1] if len(found) >= 3 else None
-    for outline, count in around_symbols(marks, [quad for quad, _ in found]):
-        quad = upright(outline)
-        if typical is not None and not SEEDED[0] <= area(quad) / typical <= SEEDED[1]:
-            continue  # the cards of one table differ in size by perspective alone
-        paper = border(warp(rgb, quad, SIZE))[0]
-        if not paper_like(paper, gains):
-            continue
-        card = _place(rgb, quad, paper, cards, SEED_SURE, seeded=True)
-        if card is not None and _as_grouped(card[1], count):
-            cards.append(card)
+    for ways, count in around_symbols(marks, [quad for quad, _ in found]):
+        placed = [card for card in (_seeded(rgb, upright(outline), cards, gains, typical)
+                                    for outline in ways)
+                  if card is not None and _as_grouped(card[1], count)]  # fmt: skip
+        if placed:
+            cards.append(max(placed, key=lambda card: card[1].confidence))
     return cards
+
+
+def _seeded(rgb: NDArray[Any], quad: Quad, cards: Found, gains: NDArray[Any],
+            typical: float | None) -> tuple[Quad, CardReading] | None:  # fmt: skip
+    """The card proposed around its symbols at ``quad``, if one is there (see
+    :func:`by_symbols`)."""
+    if typical is not None and not SEEDED[0] <= area(quad) / typical <= SEEDED[1]:
+        return None  # the cards of one table differ in size by perspective alone
+    paper = border(warp(rgb, quad, SIZE))[0]
+    if not paper_like(paper, gains):
+        return None
+    return _place(rgb, quad, paper, cards, SEED_SURE, seeded=True)
 
 
 def _as_grouped(reading: CardReading, count: int) -> bool:

@@ -14,6 +14,7 @@ centred, a plain paper border, no seam across it), and then proposes its own nei
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -39,8 +40,16 @@ PAPER: Final = 20.0
 #: Fainter ink (this share of :data:`INK`) joined to a blob's strong ink is the blob's,
 #: in the last look for cards by their symbols (:func:`symbols`): a moving webcam's blur.
 WEAK: Final = 0.5
+#: Two alike symbols in a line further apart than this many times :data:`PITCH` lie on two
+#: cards (cards end to end: 1.56 times it, 1.35 overlapping 8%, on the tuning photos).
+APART: Final = 1.2
 #: At most this many groups are proposed in one photo (a bound on the time it takes).
 MOST: Final = 40
+#: A blob about as wide as long (its width over its length at least this), in the last
+#: look (fainter ink taken in), is two symbols that a moving camera's blur across their
+#: length ran together: two symbols side by side are 0.41 + 28/52 = 0.95 of a symbol's
+#: length across.
+PAIR: Final = 0.8
 
 Quad = NDArray[Any]
 
@@ -55,17 +64,27 @@ class Symbol:
     length: float
     width: float
     hue: NDArray[Any]
+    #: Two symbols a moving camera ran together into one square blob (:data:`PAIR`):
+    #: which of its sides is their length is not known.
+    pair: bool = False
 
 
-def proposed(marks: tuple[list[Symbol], float], taken: list[Quad]) -> list[tuple[Quad, int]]:
+def proposed(marks: tuple[list[Symbol], float],
+             taken: list[Quad]) -> list[tuple[list[Quad], int]]:  # fmt: skip
     """Card outlines (in the photo's pixels, 4 x 2) around the groups of symbols ``marks``
     (:func:`symbols` of the photo :func:`setgame.photo.find.searched`, and the scale from it
     to the photo) that lie on none of the outlines ``taken``, largest groups first, each
-    with the number of symbols in its group."""
+    with the number of symbols in its group; each a list of the ways it may lie (one, or
+    two for a pair of symbols run together: which side is their length is not known)."""
     every, scale = marks
     free = [s for s in every if not any(_inside(quad / scale, s.centre) for quad in taken)]
-    groups = sorted(_groups(free), key=len, reverse=True)[:MOST]
-    return [(_outline(group) * scale, len(group)) for group in groups]
+    groups = sorted(_groups([s for s in free if not s.pair]), key=len, reverse=True)
+    outlines = [([_outline(group) * scale], len(group)) for group in groups]
+    for pair in (s for s in free if s.pair):
+        turned = Symbol(pair.centre, np.array([-pair.axis[1], pair.axis[0]]), pair.length,
+                        pair.width, pair.hue, pair=True)  # fmt: skip
+        outlines.append(([_outline([way]) * scale for way in (pair, turned)], 2))
+    return outlines[:MOST]
 
 
 @dataclass(frozen=True)
@@ -127,22 +146,28 @@ def symbols_of(measured: Inked, weak: float = 1.0) -> list[Symbol]:
     contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [],
                                   strict=True) if h[3] < 0]  # fmt: skip
     a, b, paper, size = measured.a, measured.b, measured.paper, measured.size
-    marks = (_symbol(contour, ink, paper, a, b, size) for contour in contours)
+    marks = (_symbol(contour, ink, paper, a, b, size, pairs=weak < 1.0) for contour in contours)
     return [mark for mark in marks if mark is not None]
 
 
 def _symbol(contour: NDArray[Any], ink: NDArray[Any], paper: NDArray[Any], a: NDArray[Any],
-            b: NDArray[Any], size: int) -> Symbol | None:  # fmt: skip
+            b: NDArray[Any], size: int, pairs: bool = False) -> Symbol | None:  # fmt: skip
     """The ink region ``contour`` as a symbol, or None when it is not shaped like one (2-4
     times as long as wide, filling much of its box, of a size a card's symbol has in a
-    photo ``size`` pixels on its long side) or not ringed by ``paper``."""
+    photo ``size`` pixels on its long side) or not ringed by ``paper``. With ``pairs``, a
+    blob about as wide as long (:data:`PAIR`) is two symbols run together, along the
+    sides of its smallest box (a square blob's moments give no axis)."""
     shape = _shape(contour)
     if shape is None:
         return None
     centre, axis, length, width = shape
     if not 0.01 * size <= length <= 0.3 * size or width < 3:
         return None
-    if not 0.25 <= width / length <= 0.65 or cv2.contourArea(contour) < 0.4 * length * width:
+    pair = pairs and width / length >= PAIR and cv2.contourArea(contour) >= 0.5 * length * width
+    if pair:
+        turn = np.radians(cv2.minAreaRect(contour)[2])
+        axis = np.array([np.cos(turn), np.sin(turn)])
+    elif not 0.25 <= width / length <= 0.65 or cv2.contourArea(contour) < 0.4 * length * width:
         return None
     # the blob (filled: an open symbol's outline) and a ring around it, in a window
     margin = max(2, round(0.05 * length))
@@ -156,7 +181,7 @@ def _symbol(contour: NDArray[Any], ink: NDArray[Any], paper: NDArray[Any], a: ND
         return None  # not ink on paper: a cloth's pattern, a box's print
     inside = (blob > 0) & (ink[window] > 0)
     hue = np.array([a[window][inside].mean(), b[window][inside].mean()])
-    return Symbol(centre, axis, length, width, hue)
+    return Symbol(centre, axis, length, width, hue, pair)
 
 
 def _shape(contour: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], float, float] | None:
@@ -195,7 +220,8 @@ def _alike(one: Symbol, other: Symbol) -> bool:
 
 def _groups(found: list[Symbol]) -> list[list[Symbol]]:
     """The symbols joined into cards' groups (neighbours alike, :func:`_alike`); a chain
-    of more than three is no card's and is left out."""
+    of more than three is cut where two neighbours lie further apart than a card's
+    symbols do (:func:`_cards_of`), and what is still longer is no card's, left out."""
     parent = list(range(len(found)))
 
     def root(i: int) -> int:
@@ -211,7 +237,24 @@ def _groups(found: list[Symbol]) -> list[list[Symbol]]:
     groups: dict[int, list[Symbol]] = {}
     for i, symbol in enumerate(found):
         groups.setdefault(root(i), []).append(symbol)
-    return [group for group in groups.values() if len(group) <= 3]
+    return [part for group in groups.values() for part in _cards_of(group) if len(part) <= 3]
+
+
+def _cards_of(chain: list[Symbol]) -> list[list[Symbol]]:
+    """A chain of alike symbols cut into cards' groups: cards laid end to end, overlapping
+    a little, bring the last symbol of one near the first of the next, but further than
+    :data:`PITCH` (:data:`APART` times it). A chain of three or fewer stays whole."""
+    if len(chain) <= 3:
+        return [chain]
+    normal = np.array([-chain[0].axis[1], chain[0].axis[0]])
+    ordered = sorted(chain, key=lambda s: float(s.centre @ normal))
+    pitch = PITCH * float(np.mean([s.length for s in chain]))
+    parts = [[ordered[0]]]
+    for before, symbol in itertools.pairwise(ordered):
+        if float((symbol.centre - before.centre) @ normal) > APART * pitch:
+            parts.append([])
+        parts[-1].append(symbol)
+    return parts
 
 
 def _outline(group: list[Symbol]) -> Quad:
