@@ -635,10 +635,10 @@ class Bot:
 def _not_a_set(table: list[str], sets: list[Triple], rng: random.Random) -> Triple | None:
     """Three cards of ``table`` that are not a set, or None if it has none: a table's last
     three cards can be a set (this looped forever there, hanging the whole benchmark)."""
+    if len(table) < 3:
+        return None
     taken = {frozenset(s) for s in sets}
     for _ in range(64 if len(table) > 3 else 1):  # of 4+ cards, at most 1 in 4 triples is a set
-        if len(table) < 3:
-            break
         a, b, c = rng.sample(table, 3)
         if frozenset((a, b, c)) not in taken:
             return (a, b, c)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from runkit import run_group
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "bench_core.py"
@@ -17,9 +18,7 @@ BENCH = ROOT / "benchmarks" / "bench_core.py"
 
 def _run(script: Path, *options: str, timeout: float) -> str:
     """The script's output; it must exit 0 (else the end of its stderr is the failure)."""
-    done = subprocess.run(
-        [sys.executable, str(script), *options], capture_output=True, text=True, timeout=timeout
-    )
+    done = run_group([sys.executable, str(script), *options], timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 

@@ -5,16 +5,16 @@ read off the output, not asserted."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from runkit import run_group
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "photo.py"
 
 
 def test_the_photo_benchmark_prints_its_figures() -> None:
-    done = subprocess.run([sys.executable, str(BENCH), "--tries", "1", "--json"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = run_group([sys.executable, str(BENCH), "--tries", "1", "--json"], timeout=300)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["image"].startswith("4000 x 3000 JPEG")

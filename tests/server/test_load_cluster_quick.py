@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from runkit import run_group
+
 LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
 
 
@@ -42,12 +44,10 @@ def _check(figures: dict[str, object], players: int) -> None:
 @pytest.mark.slow
 def test_load_benchmark_on_two_processes_relays_across_them_without_errors() -> None:
     _needs_services()
-    done = subprocess.run(
+    done = run_group(
         [sys.executable, str(LOAD), "--processes", "2", "--players", "16", "--seconds", "4",
          "--deck", "beginner", "--rounds", "single", "--speed", "10", "--route", "spread",
          "--json"],
-        capture_output=True,
-        text=True,
         timeout=170,
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -82,11 +82,9 @@ def test_load_benchmark_routing_by_room_plays_every_room_on_its_owner() -> None:
     room affinity: the rooms created on the other process move, nothing is relayed; and
     ``--metrics`` reports each process's own figures."""
     _needs_services()
-    done = subprocess.run(
+    done = run_group(
         [sys.executable, str(LOAD), "--processes", "2", "--players", "16", "--seconds", "4",
          "--deck", "beginner", "--rounds", "single", "--speed", "10", "--metrics", "--json"],
-        capture_output=True,
-        text=True,
         timeout=170,
     )
     assert done.returncode == 0, done.stdout + done.stderr

@@ -12,16 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from runkit import run_group
+
 LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
 
 
 @pytest.mark.slow
 def test_load_benchmark_quick_mode_reports_and_has_no_errors() -> None:
-    done = subprocess.run(
-        [sys.executable, str(LOAD), "--quick", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,  # 17 s alone; once over 120 s beside the browser tests on 2 cores
+    done = run_group(  # 17 s alone; once over 120 s beside the browser tests on 2 cores
+        [sys.executable, str(LOAD), "--quick", "--json"], timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from runkit import run_group
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "room_path.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=120
-    )
+    return run_group([sys.executable, str(BENCH), *args], timeout=120)
 
 
 def test_room_path_measures_cpu_per_accepted_action() -> None:
