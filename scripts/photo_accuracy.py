@@ -27,6 +27,7 @@ sets are right when every set of the true table was found and no other.
     python scripts/photo_accuracy.py --only boards crops
     python scripts/photo_accuracy.py --only harder --seeds 5 --cache /tmp/photos
     python scripts/photo_accuracy.py --only harder --seeds 5 --first 2000   # a second part
+    python scripts/photo_accuracy.py --only harder --seeds 5 --first 1000 2000   # both, summed
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,7 +153,7 @@ def score_photo(tally: Tally, data: bytes, truth: list[str], quads: list[np.ndar
     tally.sets_right += sorted(map(sorted, reading.sets)) == sorted(map(sorted, sets_of(truth)))
 
 
-def rendered(seeds: range, kinds: list[str], cache: Path | None = None,
+def rendered(seeds: Sequence[int], kinds: list[str], cache: Path | None = None,
              source: str = "rendered") -> dict[str, Tally]:  # fmt: skip
     """Made-up photos of each kind (``source``: ``rendered`` by :mod:`setgame.photo.render`,
     ``harder`` by :mod:`setgame.photo.harder`), each kept in ``cache`` once made."""
@@ -233,8 +235,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="rendered photos per kind")
     parser.add_argument("--tuning", action="store_true", help="the tuning part instead")
-    parser.add_argument("--first", type=int, help="the first seed (default: 0 with --tuning, "
-                        "else 1000); seeds 0-9 are the tuning part, 1000 and up measured")
+    parser.add_argument("--first", type=int, nargs="+", metavar="FIRST",
+                        help="the first seed (default: 0 with --tuning, else 1000); seeds 0-9 "
+                        "are the tuning part, 1000 and up measured; several parts are summed")
     parser.add_argument("--only", nargs="*", choices=PARTS,
                         help="the parts measured (default: rendered, boards, crops)")
     parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=list(KINDS))
@@ -244,7 +247,11 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list every card read wrong")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    first = args.first if args.first is not None else 0 if args.tuning else 1000
+    firsts = args.first if args.first is not None else [0 if args.tuning else 1000]
+    if not 1 <= args.seeds <= 1000:  # each seed of each kind is a photo made and read
+        parser.error(f"--seeds: want 1-1000 photos per kind, got {args.seeds}")
+    if len(firsts) > 20 or not all(0 <= first <= 10**6 for first in firsts):
+        parser.error(f"--first: want at most 20 seeds of 0-1000000, got {firsts}")
     real = {"boards", "crops"} & set(args.only or ())
     if real and not PHOTOS.exists():  # asked for by name: not to be left out in silence
         parser.error(f"no labelled photos at {str(PHOTOS)!r} for {sorted(real)}: "
@@ -254,7 +261,7 @@ def main() -> None:
         if not PHOTOS.exists():
             print(f"photo_accuracy: no labelled photos at {str(PHOTOS)!r} (set SETGAME_PHOTOS):"
                   " the real boards and crops are left out", file=sys.stderr)
-    seeds = range(first, first + args.seeds)
+    seeds = sorted({first + n for first in firsts for n in range(args.seeds)})
     tallies: dict[str, Tally] = {}
     if "rendered" in args.only:
         tallies.update(rendered(seeds, args.kinds, args.cache))

@@ -26,7 +26,10 @@ def _run(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ("args", "said"),
     [(["--only", "bords"], "invalid choice: 'bords'"),
      (["--kinds", "clean"], "invalid choice: 'clean'"),
-     (["--harder-kinds", "fog"], "invalid choice: 'fog'")],
+     (["--harder-kinds", "fog"], "invalid choice: 'fog'"),
+     (["--seeds", "0"], "--seeds: want 1-1000 photos per kind, got 0"),
+     (["--first", "1000", "-5"], "--first: want at most 20 seeds of 0-1000000, got [1000, -5]"),
+     (["--first", "x"], "argument --first: invalid int value: 'x'")],
 )  # fmt: skip
 def test_an_unknown_part_or_kind_is_refused_naming_it(args: list[str], said: str) -> None:
     done = _run(SCRIPT, *args)
