@@ -9,8 +9,9 @@ times (the median counts):
 - ``photo``: ``setgame photo IMAGE --json`` (Python's start, the imports, the decoding at the
   size the reader needs, the finding and the reading, the printing);
 
-and, in this process, ``read_photo`` alone. It prints the medians, the ratio photo/decode,
-and the load average before and after (on a busy machine every figure grows; the ratio
+and, in this process, ``read_photo`` alone. It prints the medians with their spread (the
+lowest and highest try), the ratio photo/decode (of the medians, and the spread of each
+try's ratio), and the load average before and after (on a busy machine every figure grows; the ratio
 less so).
 
     python benchmarks/photo.py              # 5 tries
@@ -50,11 +51,18 @@ def median(pairs: list[tuple[float, float]], which: int) -> float:
     return round(statistics.median(pair[which] for pair in pairs), 3)
 
 
+def spread(values: list[float]) -> list[float]:
+    """The lowest and the highest of ``values``: how far the tries scattered about the median."""
+    return [round(min(values), 3), round(max(values), 3)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if not 1 <= args.tries <= 50:  # each try starts two processes and reads 12 megapixels
+        parser.error(f"--tries: want 1-50, got {args.tries}")
     from setgame.photo import read_photo
     from setgame.photo.render import scene
 
@@ -86,6 +94,11 @@ def main() -> None:
         "photo_cpu_s": median(command, 1),
         "read_photo_s": round(statistics.median(library), 3),
         "ratio": round(median(command, 0) / median(decode, 0), 2),
+        # each try's photo over the decoding timed just before it, in the same minute
+        "ratio_spread": spread([c[0] / d[0] for c, d in zip(command, decode, strict=True)]),
+        "decode_spread_s": spread([d[0] for d in decode]),
+        "photo_spread_s": spread([c[0] for c in command]),
+        "read_photo_spread_s": spread(library),
         "cpu_ratio": round(median(command, 1) / median(decode, 1), 2),
         "cards_read_right": f"{found} of {len(photo.codes)}",
         "load_before": [round(v, 2) for v in load_before],
@@ -100,12 +113,20 @@ def main() -> None:
           f"{' '.join(map(str, result['load_after']))} (after), {result['cpus']} CPUs")  # fmt: skip
     print(f"median of {args.tries} tries, each a fresh process:")
     print("  (wall clock; CPU time user + system)")
-    print(f"  decode alone (python -c, Pillow, full size): {result['decode_s']:.3f} s; "
-          f"CPU {result['decode_cpu_s']:.3f} s")  # fmt: skip
-    print(f"  setgame photo IMAGE --json:                  {result['photo_s']:.3f} s; "
-          f"CPU {result['photo_cpu_s']:.3f} s (target: at most 2 s)")  # fmt: skip
-    print(f"  read_photo in this process:                  {result['read_photo_s']:.3f} s")
-    print(f"ratio photo_vs_decode: {result['ratio']:.2f}x (CPU: {result['cpu_ratio']:.2f}x)")
+    print(f"  decode alone (python -c, Pillow, full size): {result['decode_s']:.3f} s "
+          f"({_range(result['decode_spread_s'])}); CPU {result['decode_cpu_s']:.3f} s")
+    print(f"  setgame photo IMAGE --json:                  {result['photo_s']:.3f} s "
+          f"({_range(result['photo_spread_s'])}); CPU {result['photo_cpu_s']:.3f} s "
+          "(target: at most 2 s)")
+    print(f"  read_photo in this process:                  {result['read_photo_s']:.3f} s "
+          f"({_range(result['read_photo_spread_s'])})")
+    print(f"ratio photo_vs_decode: {result['ratio']:.2f}x (tries "
+          f"{result['ratio_spread'][0]:.2f}-{result['ratio_spread'][1]:.2f}x; "
+          f"CPU: {result['cpu_ratio']:.2f}x)")
+
+
+def _range(low_high: list[float]) -> str:
+    return f"{low_high[0]:.3f}-{low_high[1]:.3f} s"
 
 
 if __name__ == "__main__":

@@ -20,4 +20,14 @@ def test_the_photo_benchmark_prints_its_figures() -> None:
     assert result["image"].startswith("4000 x 3000 JPEG")
     assert result["cards_read_right"] == "12 of 12"
     assert result["decode_s"] > 0 and result["photo_s"] > 0 and result["ratio"] > 0
+    for key in ("decode", "photo", "read_photo"):  # one try: its spread is the median itself
+        assert result[f"{key}_spread_s"] == [result[f"{key}_s"]] * 2, key
+    low, high = result["ratio_spread"]
+    assert 0 < low <= high
     assert result["photo_cpu_s"] < 30  # a collapse, not the target (at most 2 s, quiet)
+
+
+def test_the_photo_benchmark_refuses_a_bad_number_of_tries() -> None:
+    done = run_group([sys.executable, str(BENCH), "--tries", "0"], timeout=60)
+    assert done.returncode == 2 and "--tries: want 1-50, got 0" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
