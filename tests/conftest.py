@@ -219,6 +219,22 @@ def _bounded_phase(item: pytest.Item) -> Iterator[None]:
 pytest_runtest_setup = pytest.hookimpl(wrapper=True)(_bounded_phase)
 pytest_runtest_teardown = pytest.hookimpl(wrapper=True)(_bounded_phase)
 
+_reruns: list[pytest.TestReport] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep the failure that made a test run again: the summary names a rerun test, but its
+    failure is otherwise lost when the second run passes, and a flaky test needs it to be
+    mended (xdist hands the workers' reports to this process)."""
+    if report.outcome == "rerun":
+        _reruns.append(report)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for report in _reruns:
+        terminalreporter.write_sep("-", f"first run of {report.nodeid} ({report.when})")
+        terminalreporter.write_line(str(report.longrepr)[-4000:])
+
 
 @pytest.fixture(autouse=True)
 def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
