@@ -97,6 +97,9 @@ def test_the_create_form_makes_a_players_only_room(live_server: str, new_page: A
     chat_input = watcher.locator("[data-chat-input]")
     expect(chat_input).to_be_disabled()  # a spectator, in a players-only room
     expect(chat_input).to_have_attribute("placeholder", "In this room only the players may chat")
+    # the setting comes over HTTP, the socket may open later (a busy machine): sent before,
+    # the line is not sent at all ("offline"), and the server has nothing to refuse
+    expect(watcher.locator("#conn")).to_have_attribute("data-conn", "open")
     # the server refuses it anyway (a page that did not know the setting)
     # enabled, filled and sent in one go: a render in between (an update of the room)
     # disables the fields again, as it should
