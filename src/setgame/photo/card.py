@@ -161,6 +161,7 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
     silhouette = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(silhouette, kept, -1, 255, cv2.FILLED)
     trace = _trace(ink, strong, kept, silhouette)
+    seen = kept + ([trace] if trace is not None else [])  # a washed-out symbol counts
     if trace is not None:  # pieces of the washed-out symbol are no other symbol
         areas = [a for a, c in zip(areas, symbols, strict=True)
                  if a >= 0.5 * areas[0] or not _within(c, trace)]  # fmt: skip
@@ -169,10 +170,10 @@ def measure(card: NDArray[Any]) -> dict[str, Any] | None:
         "count": len(alike) + (trace is not None),
         "traced": float(trace is not None),
         "uneven": _uneven(kept),
-        "apart": _apart(kept + ([trace] if trace is not None else [])),
+        "apart": _apart(seen),
         # symbols never whole, or still run together, are not read surely
         "whole": _whole(kept) and not _merged(kept),
-        **_layout(kept + ([trace] if trace is not None else []), raw, silhouette, inner),
+        **_layout(seen, raw, silhouette, inner),
         **_hue(lab, ink, silhouette),
         **_fill(ink, lab, silhouette, inner),
         **_outline(kept),
@@ -295,7 +296,7 @@ def plausible(measures: dict[str, Any]) -> bool:
         and measures["stray"] < 0.3
         and (measures["whole"] or (measures["loose"] <= LOOSE and not measures["cut"]))
         and measures["uneven"] <= UNEVEN
-        and measures.get("apart", 0.0) <= APART
+        and measures["apart"] <= APART
     )
 
 

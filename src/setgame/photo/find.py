@@ -315,8 +315,7 @@ def sizes(quads: list[Quad]) -> tuple[list[float], float | None]:
 def same_place(one: Quad, other: Quad) -> bool:
     """Whether two outlines are one card's: each holds the other's centre, and their areas
     differ by less than a third."""
-    ratio = cv2.contourArea(one) / max(cv2.contourArea(other), 1e-6)
-    return 0.7 < ratio < 1.43 and overlapping(one, other)
+    return _same_placed(_Placed.of(one), _Placed.of(other))
 
 
 def overlapping(one: Quad, other: Quad) -> bool:

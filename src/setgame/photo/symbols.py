@@ -78,7 +78,7 @@ def proposed(marks: tuple[list[Symbol], float],
     two for a pair of symbols run together: which side is their length is not known)."""
     every, scale = marks
     free = [s for s in every if not any(_inside(quad / scale, s.centre) for quad in taken)]
-    groups = sorted(_groups([s for s in free if not s.pair]), key=len, reverse=True)
+    groups = sorted(_groups([s for s in free if not s.pair]), key=len, reverse=True)[:MOST]
     outlines = [([_outline(group) * scale], len(group)) for group in groups]
     for pair in (s for s in free if s.pair):
         turned = Symbol(pair.centre, np.array([-pair.axis[1], pair.axis[0]]), pair.length,
@@ -163,11 +163,12 @@ def _symbol(contour: NDArray[Any], ink: NDArray[Any], paper: NDArray[Any], a: ND
     centre, axis, length, width = shape
     if not 0.01 * size <= length <= 0.3 * size or width < 3:
         return None
-    pair = pairs and width / length >= PAIR and cv2.contourArea(contour) >= 0.5 * length * width
+    filled = cv2.contourArea(contour)
+    pair = pairs and width / length >= PAIR and filled >= 0.5 * length * width
     if pair:
         turn = np.radians(cv2.minAreaRect(contour)[2])
         axis = np.array([np.cos(turn), np.sin(turn)])
-    elif not 0.25 <= width / length <= 0.65 or cv2.contourArea(contour) < 0.4 * length * width:
+    elif not 0.25 <= width / length <= 0.65 or filled < 0.4 * length * width:
         return None
     # the blob (filled: an open symbol's outline) and a ring around it, in a window
     margin = max(2, round(0.05 * length))
